@@ -1,0 +1,221 @@
+//! Cooperative scheduling: a per-poll budget that makes a busy task yield.
+//!
+//! A task that always finds its resources ready (a channel that is never
+//! empty, a socket that always has data) would otherwise never return to the
+//! scheduler and starve its neighbours. Each task poll starts with a budget
+//! of [`DEFAULT_BUDGET`] units; every resource operation spends one through
+//! [`poll_proceed`]; once the budget is spent, resources answer `Pending`
+//! (after waking the task), so the task yields and is polled again later.
+//!
+//! Outside a runtime, or inside [`unconstrained`], there is no budget and
+//! nothing is ever forced to yield.
+
+use std::cell::Cell;
+use std::future::Future;
+use std::pin::Pin;
+use std::task::{ready, Context, Poll};
+
+/// Units a task may spend in one poll unless the runtime is configured
+/// otherwise.
+pub const DEFAULT_BUDGET: u32 = 128;
+
+thread_local! {
+    /// `None`: unconstrained. `Some(n)`: `n` units left in this poll.
+    static BUDGET: Cell<Option<u32>> = const { Cell::new(None) };
+    /// How many times a resource refused to proceed on this thread.
+    static FORCED_YIELDS: Cell<u64> = const { Cell::new(0) };
+}
+
+/// Runs `f` (one task poll) with a fresh budget of `units`, restoring the
+/// enclosing budget afterwards, even if `f` panics.
+pub fn with_budget<R>(units: u32, f: impl FnOnce() -> R) -> R {
+    with_budget_value(Some(units), f)
+}
+
+fn with_budget_value<R>(value: Option<u32>, f: impl FnOnce() -> R) -> R {
+    struct Restore(Option<u32>);
+    impl Drop for Restore {
+        fn drop(&mut self) {
+            BUDGET.with(|b| b.set(self.0));
+        }
+    }
+    let _restore = Restore(BUDGET.with(|b| b.replace(value)));
+    f()
+}
+
+/// Whether the current task may still make progress without yielding.
+///
+/// Always `true` outside a runtime and inside [`unconstrained`].
+pub fn has_budget_remaining() -> bool {
+    BUDGET.with(|b| b.get() != Some(0))
+}
+
+/// Total number of times a resource refused to proceed on this thread
+/// because the budget was spent (a metrics source for the schedulers).
+pub fn forced_yields() -> u64 {
+    FORCED_YIELDS.with(|c| c.get())
+}
+
+/// Spends one unit of the current task's budget, or, if none is left, wakes
+/// the task and returns `Pending` so that it yields.
+///
+/// Resources call this before doing work. If the operation then turns out
+/// not to be ready, dropping the returned guard gives the unit back; call
+/// [`RestoreOnPending::made_progress`] once the operation did complete.
+pub fn poll_proceed(cx: &mut Context<'_>) -> Poll<RestoreOnPending> {
+    BUDGET.with(|b| match b.get() {
+        None => Poll::Ready(RestoreOnPending(None)),
+        Some(0) => {
+            FORCED_YIELDS.with(|c| c.set(c.get() + 1));
+            cx.waker().wake_by_ref();
+            Poll::Pending
+        }
+        Some(n) => {
+            b.set(Some(n - 1));
+            Poll::Ready(RestoreOnPending(Some(n)))
+        }
+    })
+}
+
+/// Returns `Pending` (after waking the task) if the budget is spent, without
+/// spending any. `select!` uses this before polling its branches.
+pub fn poll_budget_available(cx: &mut Context<'_>) -> Poll<()> {
+    if has_budget_remaining() {
+        Poll::Ready(())
+    } else {
+        FORCED_YIELDS.with(|c| c.set(c.get() + 1));
+        cx.waker().wake_by_ref();
+        Poll::Pending
+    }
+}
+
+/// Gives a spent budget unit back unless the operation made progress.
+#[derive(Debug)]
+#[must_use = "dropping the guard at once gives the unit back"]
+pub struct RestoreOnPending(Option<u32>);
+
+impl RestoreOnPending {
+    /// Keeps the unit spent: the operation completed.
+    pub fn made_progress(&mut self) {
+        self.0 = None;
+    }
+}
+
+impl Drop for RestoreOnPending {
+    fn drop(&mut self) {
+        if let Some(previous) = self.0 {
+            BUDGET.with(|b| {
+                if b.get().is_some() {
+                    b.set(Some(previous));
+                }
+            });
+        }
+    }
+}
+
+/// Spends one unit of budget, yielding first if none is left.
+///
+/// Useful in loops that do work without touching any rt resource, so that
+/// they still yield now and then.
+///
+/// ```
+/// # rt_core::runtime::Builder::new_current_thread().build().unwrap().block_on(async {
+/// for _ in 0..1000 {
+///     rt_core::task::coop::consume_budget().await;
+/// }
+/// # });
+/// ```
+pub async fn consume_budget() {
+    let mut spent = false;
+    std::future::poll_fn(move |cx| {
+        if spent {
+            return Poll::Ready(());
+        }
+        let mut guard = ready!(poll_proceed(cx));
+        guard.made_progress();
+        spent = true;
+        Poll::Ready(())
+    })
+    .await
+}
+
+/// Runs `inner` with no budget: its resources never force it to yield.
+///
+/// Use with care: an unconstrained future that is always ready keeps its
+/// worker to itself.
+pub fn unconstrained<F: Future>(inner: F) -> Unconstrained<F> {
+    Unconstrained { inner }
+}
+
+/// The future returned by [`unconstrained`].
+#[derive(Debug)]
+#[must_use = "futures do nothing unless polled"]
+pub struct Unconstrained<F> {
+    inner: F,
+}
+
+impl<F: Future> Future for Unconstrained<F> {
+    type Output = F::Output;
+
+    fn poll(self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<F::Output> {
+        // SAFETY: `inner` is structurally pinned; it is never moved out.
+        let inner = unsafe { self.map_unchecked_mut(|u| &mut u.inner) };
+        with_budget_value(None, || inner.poll(cx))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::task::Waker;
+
+    fn noop_cx() -> Context<'static> {
+        Context::from_waker(Waker::noop())
+    }
+
+    #[test]
+    fn unlimited_outside_a_runtime() {
+        let mut cx = noop_cx();
+        for _ in 0..10_000 {
+            assert!(poll_proceed(&mut cx).is_ready());
+        }
+        assert!(has_budget_remaining());
+    }
+
+    #[test]
+    fn budget_runs_out_and_is_restored_on_pending() {
+        let mut cx = noop_cx();
+        with_budget(2, || {
+            let mut a = match poll_proceed(&mut cx) {
+                Poll::Ready(g) => g,
+                Poll::Pending => panic!("budget should allow"),
+            };
+            a.made_progress();
+            let b = poll_proceed(&mut cx);
+            drop(b); // not made_progress: unit returns
+            assert!(has_budget_remaining());
+            let mut c = match poll_proceed(&mut cx) {
+                Poll::Ready(g) => g,
+                Poll::Pending => panic!("one unit left"),
+            };
+            c.made_progress();
+            assert!(!has_budget_remaining());
+            let before = forced_yields();
+            assert!(poll_proceed(&mut cx).is_pending());
+            assert!(poll_budget_available(&mut cx).is_pending());
+            assert_eq!(forced_yields(), before + 2);
+        });
+        assert!(has_budget_remaining());
+    }
+
+    #[test]
+    fn unconstrained_lifts_the_budget() {
+        let mut cx = noop_cx();
+        with_budget(0, || {
+            assert!(!has_budget_remaining());
+            let mut fut = std::pin::pin!(unconstrained(async { has_budget_remaining() }));
+            assert_eq!(fut.as_mut().poll(&mut cx), Poll::Ready(true));
+            assert!(!has_budget_remaining());
+        });
+    }
+}

@@ -1,0 +1,3 @@
+//! Tasks: spawning, joining, aborting, and the cooperative budget.
+
+pub mod coop;

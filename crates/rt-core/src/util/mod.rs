@@ -1,0 +1,12 @@
+//! Mechanisms shared by every rt crate, written once: the intrusive linked
+//! list, the atomic waker slot, and the fast per-thread random generator.
+//!
+//! These are public so that rt-sync, rt-time and rt-io can build on them, but
+//! they are support API: hidden from the facade's documentation and versioned
+//! with rt-core.
+
+mod atomic_waker;
+pub mod linked_list;
+pub mod rng;
+
+pub use atomic_waker::AtomicWaker;

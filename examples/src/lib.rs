@@ -1,0 +1,1 @@
+//! Shared helpers for rt's example programs and benchmarks.
