@@ -32,6 +32,11 @@ pub fn with_budget<R>(units: u32, f: impl FnOnce() -> R) -> R {
     with_budget_value(Some(units), f)
 }
 
+/// Runs `f` with no budget (blocking closures, `block_in_place`).
+pub(crate) fn with_unconstrained<R>(f: impl FnOnce() -> R) -> R {
+    with_budget_value(None, f)
+}
+
 fn with_budget_value<R>(value: Option<u32>, f: impl FnOnce() -> R) -> R {
     struct Restore(Option<u32>);
     impl Drop for Restore {

@@ -1,0 +1,13 @@
+//! The blocking pool: threads for work that blocks (file I/O, CPU-heavy
+//! loops, synchronous libraries), so that it does not stall the workers.
+//!
+//! A blocking task is an ordinary task (so its `JoinHandle` behaves like any
+//! other) whose future runs a closure once. It lives in no owned list:
+//! shutdown cancels the ones still queued and waits, up to a timeout, for the
+//! ones already running, which cannot be interrupted.
+
+mod pool;
+mod schedule;
+mod task;
+
+pub(crate) use pool::{BlockingPool, PoolConfig, Spawner};

@@ -1,0 +1,268 @@
+//! The pool's threads and queue.
+//!
+//! One mutex guards the queue and the thread counts; idle threads wait on a
+//! condvar. A thread wakes up for one of three reasons, which the counters
+//! tell apart (condvars wake spuriously): a task was queued (`num_notify`),
+//! the pool shuts down, or the keep-alive elapsed (then the thread exits).
+
+use super::schedule::BlockingSchedule;
+use super::task::BlockingTask;
+use crate::runtime::{context, scheduler, Callback};
+use crate::task::{self, JoinHandle, UnownedTask};
+use std::collections::VecDeque;
+use std::fmt;
+use std::io;
+use std::sync::{Arc, Condvar, Mutex, MutexGuard};
+use std::time::{Duration, Instant};
+
+/// The pool, owned by the runtime; dropping it shuts it down.
+pub(crate) struct BlockingPool {
+    spawner: Spawner,
+}
+
+/// Submits work to the pool; shared by every handle of the runtime.
+#[derive(Clone)]
+pub(crate) struct Spawner {
+    inner: Arc<Inner>,
+}
+
+pub(crate) struct PoolConfig {
+    pub(crate) thread_name: Arc<dyn Fn() -> String + Send + Sync>,
+    pub(crate) stack_size: Option<usize>,
+    pub(crate) after_start: Option<Callback>,
+    pub(crate) before_stop: Option<Callback>,
+    pub(crate) max_threads: usize,
+    pub(crate) keep_alive: Duration,
+}
+
+struct Inner {
+    shared: Mutex<Shared>,
+    /// Idle threads wait here for work.
+    condvar: Condvar,
+    /// Shutdown waits here for the threads to exit.
+    exited: Condvar,
+    config: PoolConfig,
+}
+
+struct Shared {
+    queue: VecDeque<UnownedTask<BlockingSchedule>>,
+    num_threads: usize,
+    num_idle: usize,
+    /// Wake-ups handed out and not yet consumed, to tell real notifications
+    /// from spurious ones.
+    num_notify: usize,
+    shutdown: bool,
+    /// Threads that ever ran; only used to name the error on spawn failure.
+    spawned_total: usize,
+}
+
+type Task = UnownedTask<BlockingSchedule>;
+
+impl BlockingPool {
+    pub(crate) fn new(config: PoolConfig) -> BlockingPool {
+        BlockingPool {
+            spawner: Spawner {
+                inner: Arc::new(Inner {
+                    shared: Mutex::new(Shared {
+                        queue: VecDeque::new(),
+                        num_threads: 0,
+                        num_idle: 0,
+                        num_notify: 0,
+                        shutdown: false,
+                        spawned_total: 0,
+                    }),
+                    condvar: Condvar::new(),
+                    exited: Condvar::new(),
+                    config,
+                }),
+            },
+        }
+    }
+
+    pub(crate) fn spawner(&self) -> &Spawner {
+        &self.spawner
+    }
+
+    /// Stops accepting work, cancels queued tasks, and waits up to `timeout`
+    /// (forever for `None`) for running ones. Returns whether every thread
+    /// exited in time.
+    pub(crate) fn shutdown(&mut self, timeout: Option<Duration>) -> bool {
+        let inner = &self.spawner.inner;
+        let mut shared = inner.lock();
+        if shared.shutdown {
+            return shared.num_threads == 0;
+        }
+        shared.shutdown = true;
+        let queued: Vec<Task> = shared.queue.drain(..).collect();
+        inner.condvar.notify_all();
+        drop(shared);
+        for task in queued {
+            task.shutdown();
+        }
+
+        let deadline = timeout.map(|t| Instant::now() + t);
+        let mut shared = inner.lock();
+        while shared.num_threads > 0 {
+            shared = match deadline {
+                None => inner.exited.wait(shared).unwrap_or_else(|e| e.into_inner()),
+                Some(deadline) => {
+                    let now = Instant::now();
+                    if now >= deadline {
+                        return false;
+                    }
+                    inner
+                        .exited
+                        .wait_timeout(shared, deadline - now)
+                        .unwrap_or_else(|e| e.into_inner())
+                        .0
+                }
+            };
+        }
+        true
+    }
+}
+
+impl Drop for BlockingPool {
+    fn drop(&mut self) {
+        self.shutdown(None);
+    }
+}
+
+impl Inner {
+    fn lock(&self) -> MutexGuard<'_, Shared> {
+        self.shared.lock().unwrap_or_else(|e| e.into_inner())
+    }
+}
+
+impl Spawner {
+    /// Runs `func` on a pool thread.
+    #[track_caller]
+    pub(crate) fn spawn_blocking<F, R>(&self, rt: &scheduler::Handle, func: F) -> JoinHandle<R>
+    where
+        F: FnOnce() -> R + Send + 'static,
+        R: Send + 'static,
+    {
+        let id = task::Id::next();
+        let (task, join) = task::unowned(BlockingTask::new(func), BlockingSchedule, id);
+        if let Err(error) = self.submit(task, rt) {
+            panic!("OS can't spawn a blocking worker thread: {error}");
+        }
+        join
+    }
+
+    /// Queues a task, starting a thread if none is idle and the cap allows.
+    fn submit(&self, task: Task, rt: &scheduler::Handle) -> io::Result<()> {
+        let mut shared = self.inner.lock();
+        if shared.shutdown {
+            drop(shared);
+            // The pool is gone: the task is cancelled, not lost silently.
+            task.shutdown();
+            return Ok(());
+        }
+        shared.queue.push_back(task);
+        if shared.num_idle == 0 {
+            if shared.num_threads < self.inner.config.max_threads {
+                shared.num_threads += 1;
+                shared.spawned_total += 1;
+                let name_index = shared.spawned_total;
+                drop(shared);
+                if let Err(error) = self.spawn_thread(rt, name_index) {
+                    let mut shared = self.inner.lock();
+                    shared.num_threads -= 1;
+                    // With no thread to run it, the task would hang; if other
+                    // threads exist they will take it, otherwise report.
+                    if shared.num_threads == 0 {
+                        let task = shared.queue.pop_back();
+                        drop(shared);
+                        if let Some(task) = task {
+                            task.shutdown();
+                        }
+                        return Err(error);
+                    }
+                }
+            }
+            // At the cap: the task waits for a thread to free up.
+        } else {
+            shared.num_idle -= 1;
+            shared.num_notify += 1;
+            self.inner.condvar.notify_one();
+        }
+        Ok(())
+    }
+
+    fn spawn_thread(&self, rt: &scheduler::Handle, _index: usize) -> io::Result<()> {
+        let mut builder = std::thread::Builder::new().name((self.inner.config.thread_name)());
+        if let Some(size) = self.inner.config.stack_size {
+            builder = builder.stack_size(size);
+        }
+        let inner = self.inner.clone();
+        let rt = rt.clone();
+        builder.spawn(move || {
+            // Blocking code may use `Handle::current()` and spawn.
+            let _enter = context::set_current(&rt);
+            if let Some(f) = &inner.config.after_start {
+                f();
+            }
+            inner.run();
+            if let Some(f) = &inner.config.before_stop {
+                f();
+            }
+            drop(_enter);
+            let mut shared = inner.lock();
+            shared.num_threads -= 1;
+            if shared.shutdown && shared.num_threads == 0 {
+                inner.exited.notify_all();
+            }
+        })?;
+        Ok(())
+    }
+}
+
+impl Inner {
+    /// A pool thread's loop: run queued tasks, idle up to the keep-alive,
+    /// exit on shutdown or after idling that long.
+    fn run(&self) {
+        let mut shared = self.lock();
+        loop {
+            while let Some(task) = shared.queue.pop_front() {
+                drop(shared);
+                task.run();
+                shared = self.lock();
+            }
+            if shared.shutdown {
+                return;
+            }
+            shared.num_idle += 1;
+            let idle_since = Instant::now();
+            loop {
+                let waited = idle_since.elapsed();
+                if waited >= self.config.keep_alive {
+                    // Keep-alive elapsed without work: leave the pool.
+                    shared.num_idle -= 1;
+                    return;
+                }
+                shared = self
+                    .condvar
+                    .wait_timeout(shared, self.config.keep_alive - waited)
+                    .unwrap_or_else(|e| e.into_inner())
+                    .0;
+                if shared.num_notify > 0 {
+                    // A submit chose us (and already took us off idle).
+                    shared.num_notify -= 1;
+                    break;
+                }
+                if shared.shutdown {
+                    shared.num_idle -= 1;
+                    break;
+                }
+                // Spurious wake-up or timeout: check the keep-alive again.
+            }
+        }
+    }
+}
+
+impl fmt::Debug for Spawner {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("Spawner").finish_non_exhaustive()
+    }
+}

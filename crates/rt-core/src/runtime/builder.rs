@@ -1,0 +1,334 @@
+//! `Builder`: every runtime option, and `build()` that assembles the parts.
+
+use super::blocking::BlockingPool;
+use super::blocking::PoolConfig;
+use super::config::Config;
+use super::driver::{BaseDriverFactory, Driver, DriverHandles, DriverLayerFactory};
+use super::park::ParkThread;
+use super::scheduler::{self, current_thread, Common};
+use super::{Callback, Handle, Runtime};
+use crate::task::coop::DEFAULT_BUDGET;
+use crate::util::rng::SeedGenerator;
+use std::fmt;
+use std::io;
+use std::sync::Arc;
+use std::time::Duration;
+
+/// Configures and builds a [`Runtime`].
+///
+/// ```
+/// use rt_core::runtime::Builder;
+///
+/// let rt = Builder::new_current_thread()
+///     .thread_name("my-blocking-pool")
+///     .max_blocking_threads(8)
+///     .build()
+///     .unwrap();
+/// assert_eq!(rt.block_on(async { 1 + 1 }), 2);
+/// ```
+pub struct Builder {
+    kind: Kind,
+    thread_name: Arc<dyn Fn() -> String + Send + Sync>,
+    thread_stack_size: Option<usize>,
+    after_start: Option<Callback>,
+    before_stop: Option<Callback>,
+    before_park: Option<Callback>,
+    after_unpark: Option<Callback>,
+    event_interval: u32,
+    global_queue_interval: Option<u32>,
+    max_blocking_threads: usize,
+    keep_alive: Option<Duration>,
+    seed: Option<RngSeed>,
+    unhandled_panic: UnhandledPanic,
+    budget: u32,
+    base_driver: Option<BaseDriverFactory>,
+    driver_layers: Vec<DriverLayerFactory>,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Kind {
+    CurrentThread,
+}
+
+/// What the runtime does when a spawned task panics.
+///
+/// The panic is always caught and reported through the task's
+/// `JoinHandle`; this decides whether the runtime also stops.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[non_exhaustive]
+pub enum UnhandledPanic {
+    /// Keep running (the default, as in tokio).
+    #[default]
+    Ignore,
+    /// Stop the runtime: `block_on` panics at the next scheduling point, and
+    /// remaining tasks are cancelled when the runtime drops.
+    ShutdownRuntime,
+}
+
+/// A seed that makes a runtime's random choices (which `select!` branch is
+/// polled first, steal order, `StreamMap` start) repeat run after run.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct RngSeed(u64);
+
+impl RngSeed {
+    /// A seed from a number.
+    pub fn from_u64(seed: u64) -> RngSeed {
+        RngSeed(seed)
+    }
+
+    /// A seed from arbitrary bytes (hashed with FNV-1a, so equal bytes give
+    /// equal seeds on every platform).
+    pub fn from_bytes(bytes: &[u8]) -> RngSeed {
+        let mut hash: u64 = 0xcbf2_9ce4_8422_2325;
+        for b in bytes {
+            hash ^= *b as u64;
+            hash = hash.wrapping_mul(0x0100_0000_01b3);
+        }
+        RngSeed(hash)
+    }
+
+    /// The seed as a number.
+    pub fn as_u64(&self) -> u64 {
+        self.0
+    }
+}
+
+const DEFAULT_EVENT_INTERVAL: u32 = 61;
+const DEFAULT_GLOBAL_QUEUE_INTERVAL: u32 = 31;
+const DEFAULT_MAX_BLOCKING_THREADS: usize = 512;
+const DEFAULT_KEEP_ALIVE: Duration = Duration::from_secs(10);
+
+impl Builder {
+    /// A builder for the current-thread runtime: all tasks run on the thread
+    /// that calls [`Runtime::block_on`].
+    pub fn new_current_thread() -> Builder {
+        Builder::new(Kind::CurrentThread)
+    }
+
+    fn new(kind: Kind) -> Builder {
+        Builder {
+            kind,
+            thread_name: Arc::new(|| "rt-runtime-worker".to_string()),
+            thread_stack_size: None,
+            after_start: None,
+            before_stop: None,
+            before_park: None,
+            after_unpark: None,
+            event_interval: DEFAULT_EVENT_INTERVAL,
+            global_queue_interval: None,
+            max_blocking_threads: DEFAULT_MAX_BLOCKING_THREADS,
+            keep_alive: None,
+            seed: None,
+            unhandled_panic: UnhandledPanic::Ignore,
+            budget: DEFAULT_BUDGET,
+            base_driver: None,
+            driver_layers: Vec::new(),
+        }
+    }
+
+    /// Names the runtime's threads (default `"rt-runtime-worker"`).
+    pub fn thread_name(&mut self, name: impl Into<String>) -> &mut Self {
+        let name = name.into();
+        self.thread_name = Arc::new(move || name.clone());
+        self
+    }
+
+    /// Names the runtime's threads with a function called once per thread.
+    pub fn thread_name_fn<F>(&mut self, f: F) -> &mut Self
+    where
+        F: Fn() -> String + Send + Sync + 'static,
+    {
+        self.thread_name = Arc::new(f);
+        self
+    }
+
+    /// Stack size, in bytes, of the runtime's threads.
+    pub fn thread_stack_size(&mut self, size: usize) -> &mut Self {
+        self.thread_stack_size = Some(size);
+        self
+    }
+
+    /// Runs `f` on each runtime thread after it starts.
+    pub fn on_thread_start<F: Fn() + Send + Sync + 'static>(&mut self, f: F) -> &mut Self {
+        self.after_start = Some(Arc::new(f));
+        self
+    }
+
+    /// Runs `f` on each runtime thread before it stops.
+    pub fn on_thread_stop<F: Fn() + Send + Sync + 'static>(&mut self, f: F) -> &mut Self {
+        self.before_stop = Some(Arc::new(f));
+        self
+    }
+
+    /// Runs `f` just before a scheduler thread parks with nothing to do.
+    pub fn on_thread_park<F: Fn() + Send + Sync + 'static>(&mut self, f: F) -> &mut Self {
+        self.before_park = Some(Arc::new(f));
+        self
+    }
+
+    /// Runs `f` just after a scheduler thread wakes from parking.
+    pub fn on_thread_unpark<F: Fn() + Send + Sync + 'static>(&mut self, f: F) -> &mut Self {
+        self.after_unpark = Some(Arc::new(f));
+        self
+    }
+
+    /// Ticks between polls of the driver while tasks keep the scheduler busy
+    /// (default 61). Lower favours I/O latency, higher task throughput.
+    ///
+    /// # Panics
+    ///
+    /// If `ticks` is 0.
+    #[track_caller]
+    pub fn event_interval(&mut self, ticks: u32) -> &mut Self {
+        assert!(ticks > 0, "event_interval must be greater than 0");
+        self.event_interval = ticks;
+        self
+    }
+
+    /// Ticks between checks of the shared injection queue ahead of local
+    /// work (default 31 on the current-thread runtime).
+    ///
+    /// # Panics
+    ///
+    /// If `ticks` is 0.
+    #[track_caller]
+    pub fn global_queue_interval(&mut self, ticks: u32) -> &mut Self {
+        assert!(ticks > 0, "global_queue_interval must be greater than 0");
+        self.global_queue_interval = Some(ticks);
+        self
+    }
+
+    /// Upper limit on blocking-pool threads (default 512).
+    ///
+    /// # Panics
+    ///
+    /// If `limit` is 0.
+    #[track_caller]
+    pub fn max_blocking_threads(&mut self, limit: usize) -> &mut Self {
+        assert!(limit > 0, "Max blocking threads cannot be set to 0");
+        self.max_blocking_threads = limit;
+        self
+    }
+
+    /// How long an idle blocking thread waits for work before exiting
+    /// (default 10 s).
+    pub fn thread_keep_alive(&mut self, duration: Duration) -> &mut Self {
+        self.keep_alive = Some(duration);
+        self
+    }
+
+    /// Fixes every random choice the runtime makes, for reproducible runs.
+    pub fn rng_seed(&mut self, seed: RngSeed) -> &mut Self {
+        self.seed = Some(seed);
+        self
+    }
+
+    /// What to do when a spawned task panics (default: keep running).
+    pub fn unhandled_panic(&mut self, behavior: UnhandledPanic) -> &mut Self {
+        self.unhandled_panic = behavior;
+        self
+    }
+
+    /// Coop budget units a task may spend per poll before resources make it
+    /// yield (default 128).
+    ///
+    /// # Panics
+    ///
+    /// If `units` is 0.
+    #[track_caller]
+    pub fn coop_budget(&mut self, units: u32) -> &mut Self {
+        assert!(units > 0, "coop budget must be greater than 0");
+        self.budget = units;
+        self
+    }
+
+    /// Replaces the bottom of the driver stack (by default a [`ParkThread`]).
+    /// rt-io's reactor installs itself here.
+    pub fn base_driver<F>(&mut self, factory: F) -> &mut Self
+    where
+        F: FnOnce(&mut DriverHandles) -> io::Result<Box<dyn Driver>> + Send + 'static,
+    {
+        self.base_driver = Some(Box::new(factory));
+        self
+    }
+
+    /// Wraps the driver stack in another layer (rt-time's timer wheel).
+    /// Layers apply in the order added.
+    pub fn driver_layer<F>(&mut self, factory: F) -> &mut Self
+    where
+        F: FnOnce(Box<dyn Driver>, &mut DriverHandles) -> io::Result<Box<dyn Driver>>
+            + Send
+            + 'static,
+    {
+        self.driver_layers.push(Box::new(factory));
+        self
+    }
+
+    /// Builds the runtime. Fails with the OS's error when a resource (a
+    /// thread, an epoll instance) cannot be created.
+    pub fn build(&mut self) -> io::Result<Runtime> {
+        // 1. The driver stack.
+        let mut handles = DriverHandles::new();
+        let mut driver: Box<dyn Driver> = match self.base_driver.take() {
+            Some(factory) => factory(&mut handles)?,
+            None => Box::new(ParkThread::new()),
+        };
+        for layer in self.driver_layers.drain(..) {
+            driver = layer(driver, &mut handles)?;
+        }
+        let unpark = driver.unparker();
+
+        // 2. The blocking pool.
+        let blocking = BlockingPool::new(PoolConfig {
+            thread_name: self.thread_name.clone(),
+            stack_size: self.thread_stack_size,
+            after_start: self.after_start.clone(),
+            before_stop: self.before_stop.clone(),
+            max_threads: self.max_blocking_threads,
+            keep_alive: self.keep_alive.unwrap_or(DEFAULT_KEEP_ALIVE),
+        });
+
+        // 3. The scheduler.
+        let seed = self
+            .seed
+            .map(|s| s.0)
+            .unwrap_or_else(|| crate::util::rng::FastRand::new().fastrand() as u64);
+        let common = Common {
+            unpark,
+            driver_handles: handles,
+            blocking: blocking.spawner().clone(),
+            seed_generator: SeedGenerator::new(seed),
+            config: Config {
+                event_interval: self.event_interval,
+                global_queue_interval: self
+                    .global_queue_interval
+                    .unwrap_or(DEFAULT_GLOBAL_QUEUE_INTERVAL),
+                budget: self.budget,
+                before_park: self.before_park.clone(),
+                after_unpark: self.after_unpark.clone(),
+                unhandled_panic: self.unhandled_panic,
+            },
+        };
+        let handle = match self.kind {
+            Kind::CurrentThread => {
+                scheduler::Handle::CurrentThread(current_thread::Handle::new(common, driver))
+            }
+        };
+        Ok(Runtime::from_parts(Handle { inner: handle }, blocking))
+    }
+}
+
+impl fmt::Debug for Builder {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("Builder")
+            .field("kind", &self.kind)
+            .field("event_interval", &self.event_interval)
+            .field("global_queue_interval", &self.global_queue_interval)
+            .field("max_blocking_threads", &self.max_blocking_threads)
+            .field("keep_alive", &self.keep_alive)
+            .field("seed", &self.seed)
+            .field("unhandled_panic", &self.unhandled_panic)
+            .field("budget", &self.budget)
+            .finish_non_exhaustive()
+    }
+}

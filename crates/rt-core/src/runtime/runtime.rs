@@ -1,0 +1,150 @@
+//! `Runtime`: owns the scheduler and the blocking pool, and shuts both down
+//! when dropped.
+
+use super::blocking::BlockingPool;
+use super::context::{self, EnterRuntime};
+use super::handle::{EnterGuard, Handle};
+use super::scheduler::{self, current_thread};
+use crate::task::JoinHandle;
+use std::fmt;
+use std::future::Future;
+use std::time::Duration;
+
+/// A running runtime: a scheduler, its drivers and a blocking pool.
+///
+/// Dropping it cancels every task (each future is dropped exactly once),
+/// shuts the drivers down and waits for running blocking closures; see
+/// [`shutdown_timeout`](Self::shutdown_timeout) to bound that wait.
+pub struct Runtime {
+    handle: Handle,
+    blocking_pool: BlockingPool,
+    shut_down: bool,
+}
+
+/// Which scheduler a runtime uses.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum RuntimeFlavor {
+    /// Every task runs on the thread that calls `block_on`.
+    CurrentThread,
+}
+
+impl Runtime {
+    pub(crate) fn from_parts(handle: Handle, blocking_pool: BlockingPool) -> Runtime {
+        Runtime {
+            handle,
+            blocking_pool,
+            shut_down: false,
+        }
+    }
+
+    /// A runtime with the default settings of the current-thread flavor,
+    /// the only one rt-core has without the multi-thread scheduler.
+    pub fn new() -> std::io::Result<Runtime> {
+        super::Builder::new_current_thread().build()
+    }
+
+    /// Runs `future` to completion on the current thread, driving the
+    /// runtime's tasks meanwhile.
+    ///
+    /// # Panics
+    ///
+    /// If called from a thread that is already driving a runtime (inside an
+    /// async context): blocking there would stall that runtime's tasks.
+    ///
+    /// ```
+    /// let rt = rt_core::runtime::Runtime::new().unwrap();
+    /// let answer = rt.block_on(async {
+    ///     let task = rt_core::spawn(async { 40 });
+    ///     task.await.unwrap() + 2
+    /// });
+    /// assert_eq!(answer, 42);
+    /// ```
+    #[track_caller]
+    pub fn block_on<F: Future>(&self, future: F) -> F::Output {
+        self.handle.block_on(future)
+    }
+
+    /// Spawns a task on this runtime; it starts running at the next
+    /// `block_on` (current-thread flavor).
+    #[track_caller]
+    pub fn spawn<F>(&self, future: F) -> JoinHandle<F::Output>
+    where
+        F: Future + Send + 'static,
+        F::Output: Send + 'static,
+    {
+        self.handle.spawn(future)
+    }
+
+    /// Runs a blocking closure on the runtime's blocking pool.
+    #[track_caller]
+    pub fn spawn_blocking<F, R>(&self, func: F) -> JoinHandle<R>
+    where
+        F: FnOnce() -> R + Send + 'static,
+        R: Send + 'static,
+    {
+        self.handle.spawn_blocking(func)
+    }
+
+    /// A handle to this runtime.
+    pub fn handle(&self) -> &Handle {
+        &self.handle
+    }
+
+    /// Makes this runtime current on this thread until the guard drops, so
+    /// that `spawn` and resource constructors find it.
+    pub fn enter(&self) -> EnterGuard<'_> {
+        self.handle.enter()
+    }
+
+    /// Shuts the runtime down, waiting at most `duration` for blocking
+    /// closures that are still running (they are left to finish on their
+    /// own).
+    pub fn shutdown_timeout(mut self, duration: Duration) {
+        self.shutdown(Some(duration));
+    }
+
+    /// Shuts the runtime down without waiting for blocking closures.
+    pub fn shutdown_background(self) {
+        self.shutdown_timeout(Duration::ZERO);
+    }
+
+    fn shutdown(&mut self, timeout: Option<Duration>) {
+        if self.shut_down {
+            return;
+        }
+        self.shut_down = true;
+        match &self.handle.inner {
+            scheduler::Handle::CurrentThread(h) => current_thread::Handle::shutdown(h),
+        }
+        self.blocking_pool.shutdown(timeout);
+    }
+}
+
+impl Drop for Runtime {
+    fn drop(&mut self) {
+        if self.shut_down {
+            return;
+        }
+        if let EnterRuntime::Entered { .. } = context::runtime_entered() {
+            if !std::thread::panicking() {
+                panic!(
+                    "Cannot drop a runtime in a context where blocking is not allowed. This \
+                     happens when a runtime is dropped from within an asynchronous context."
+                );
+            }
+            // Unwinding already: do not wait on anything.
+            self.shutdown(Some(Duration::ZERO));
+            return;
+        }
+        self.shutdown(None);
+    }
+}
+
+impl fmt::Debug for Runtime {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("Runtime")
+            .field("flavor", &self.handle.runtime_flavor())
+            .finish_non_exhaustive()
+    }
+}

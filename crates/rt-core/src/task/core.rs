@@ -1,0 +1,241 @@
+//! The task cell: the one allocation behind every task.
+//!
+//! ```text
+//! Cell<F, S>  (#[repr(C)], aligned to a cache line)
+//! ├─ Header   hot, touched by every wake and poll: state word, run-queue
+//! │           link, vtable, owner id, task id
+//! ├─ Core     the scheduler handle and the stage: Running(future) →
+//! │           Finished(output) → Consumed; the output replaces the future
+//! │           in place
+//! └─ Trailer  cold: owned-list links, join waker, spawn location
+//! ```
+//!
+//! The header sits at offset zero, so a `NonNull<Header>` is the task
+//! pointer every handle and waker carries; the vtable recovers the typed
+//! cell from it.
+
+use super::error::JoinError;
+use super::id::Id;
+use super::raw::Vtable;
+use super::state::State;
+use crate::loom::cell::UnsafeCell;
+use crate::util::linked_list;
+use std::future::Future;
+use std::num::NonZeroU64;
+use std::panic::Location;
+use std::pin::Pin;
+use std::ptr::NonNull;
+use std::task::{Context, Poll, Waker};
+
+/// The whole task allocation.
+#[repr(C, align(128))]
+pub(super) struct Cell<F: Future, S> {
+    pub(super) header: Header,
+    pub(super) core: Core<F, S>,
+    pub(super) trailer: Trailer,
+}
+
+/// The hot part every handle can reach without knowing the future's type.
+#[repr(C)]
+pub(crate) struct Header {
+    pub(super) state: State,
+    /// Link for intrusive run queues (the injector). Only the queue that
+    /// holds the task's `Notified` touches it, under the queue's lock.
+    pub(super) queue_next: UnsafeCell<Option<NonNull<Header>>>,
+    pub(super) vtable: &'static Vtable,
+    /// Id of the owned-task list the task is bound to; written once before
+    /// the task is shared, then read-only.
+    pub(super) owner_id: UnsafeCell<Option<NonZeroU64>>,
+    pub(super) id: Id,
+}
+
+/// The scheduler handle and the future or its output.
+#[repr(C)]
+pub(super) struct Core<F: Future, S> {
+    pub(super) scheduler: S,
+    /// Only the holder of `RUNNING` (or the `JoinHandle`, after `COMPLETE`
+    /// with join interest) touches the stage.
+    pub(super) stage: UnsafeCell<Stage<F>>,
+}
+
+/// Cold fields.
+pub(super) struct Trailer {
+    /// Links in the owned-task list, guarded by that list's shard lock.
+    pub(super) owned: linked_list::Pointers<Header>,
+    /// The `JoinHandle`'s waker; ownership per the `JOIN_WAKER` protocol.
+    pub(super) waker: UnsafeCell<Option<Waker>>,
+    /// Where the task was spawned, for task dumps and panic reports.
+    pub(super) location: &'static Location<'static>,
+}
+
+/// What the core holds over the task's life.
+pub(super) enum Stage<F: Future> {
+    Running(F),
+    Finished(Result<F::Output, JoinError>),
+    Consumed,
+}
+
+// SAFETY: the header is shared between threads; every mutable field in it is
+// an atomic or an UnsafeCell whose access rules are stated on the field.
+unsafe impl Send for Header {}
+// SAFETY: as above.
+unsafe impl Sync for Header {}
+
+impl<F: Future, S: 'static> Cell<F, S> {
+    /// Allocates the cell for a new task and returns its header pointer.
+    pub(super) fn allocate(
+        future: F,
+        scheduler: S,
+        id: Id,
+        vtable: &'static Vtable,
+        location: &'static Location<'static>,
+    ) -> NonNull<Header> {
+        let cell = Box::new(Cell {
+            header: Header {
+                state: State::new(),
+                queue_next: UnsafeCell::new(None),
+                vtable,
+                owner_id: UnsafeCell::new(None),
+                id,
+            },
+            core: Core {
+                scheduler,
+                stage: UnsafeCell::new(Stage::Running(future)),
+            },
+            trailer: Trailer {
+                owned: linked_list::Pointers::new(),
+                waker: UnsafeCell::new(None),
+                location,
+            },
+        });
+        // The header is the first field of a #[repr(C)] struct, so the cell
+        // pointer is the header pointer.
+        NonNull::from(Box::leak(cell)).cast()
+    }
+}
+
+impl<F: Future, S> Core<F, S> {
+    /// Polls the future.
+    ///
+    /// # Safety
+    ///
+    /// The caller holds `RUNNING` and the stage is `Running`.
+    pub(super) unsafe fn poll(&self, cx: &mut Context<'_>) -> Poll<F::Output> {
+        self.stage.with_mut(|stage| {
+            // SAFETY: RUNNING gives exclusive access to the stage.
+            let stage = unsafe { &mut *stage };
+            match stage {
+                // SAFETY: the cell never moves while the task lives, so the
+                // future is pinned.
+                Stage::Running(future) => unsafe { Pin::new_unchecked(future) }.poll(cx),
+                _ => unreachable!("polled a task whose future is gone"),
+            }
+        })
+    }
+
+    /// Replaces the stage, dropping the old one (the future or the output).
+    ///
+    /// # Safety
+    ///
+    /// The caller has exclusive access to the stage.
+    pub(super) unsafe fn set_stage(&self, stage: Stage<F>) {
+        // SAFETY: exclusive access per the caller's contract.
+        self.stage.with_mut(|slot| unsafe { *slot = stage });
+    }
+
+    /// Takes the output out, leaving `Consumed`.
+    ///
+    /// # Safety
+    ///
+    /// The caller has exclusive access to the stage and the task completed.
+    pub(super) unsafe fn take_output(&self) -> Result<F::Output, JoinError> {
+        // SAFETY: exclusive access per the caller's contract.
+        self.stage.with_mut(|slot| {
+            // SAFETY: exclusive access per the caller's contract.
+            let stage = unsafe { &mut *slot };
+            match std::mem::replace(stage, Stage::Consumed) {
+                Stage::Finished(output) => output,
+                _ => panic!("JoinHandle polled after completion"),
+            }
+        })
+    }
+}
+
+impl Header {
+    /// The id of the owned list this task belongs to.
+    pub(super) fn owner_id(&self) -> Option<NonZeroU64> {
+        // SAFETY: written once before the task is shared.
+        self.owner_id.with(|id| unsafe { *id })
+    }
+
+    /// # Safety
+    ///
+    /// Only before the task is shared with other threads.
+    pub(super) unsafe fn set_owner_id(&self, owner: NonZeroU64) {
+        // SAFETY: not yet shared, per the caller's contract.
+        self.owner_id.with_mut(|id| unsafe { *id = Some(owner) });
+    }
+
+    /// The next task in an intrusive run queue.
+    ///
+    /// # Safety
+    ///
+    /// The caller holds the lock of the queue the task is in.
+    pub(crate) unsafe fn queue_next(&self) -> Option<NonNull<Header>> {
+        // SAFETY: the queue's lock serialises access, per the contract.
+        self.queue_next.with(|next| unsafe { *next })
+    }
+
+    /// # Safety
+    ///
+    /// As for `queue_next`.
+    pub(crate) unsafe fn set_queue_next(&self, next: Option<NonNull<Header>>) {
+        // SAFETY: as in `queue_next`.
+        self.queue_next.with_mut(|slot| unsafe { *slot = next });
+    }
+
+    /// The trailer of the cell this header begins.
+    ///
+    /// # Safety
+    ///
+    /// `me` points at a live header.
+    pub(super) unsafe fn trailer(me: NonNull<Header>) -> NonNull<Trailer> {
+        // SAFETY: the vtable stores the trailer's offset within the cell.
+        unsafe {
+            let offset = me.as_ref().vtable.trailer_offset;
+            NonNull::new_unchecked(me.as_ptr().cast::<u8>().add(offset).cast())
+        }
+    }
+}
+
+impl Trailer {
+    /// # Safety
+    ///
+    /// The caller owns the waker slot per the `JOIN_WAKER` protocol.
+    pub(super) unsafe fn set_waker(&self, waker: Option<Waker>) {
+        // SAFETY: ownership of the slot per the caller's contract.
+        self.waker.with_mut(|slot| unsafe { *slot = waker });
+    }
+
+    /// # Safety
+    ///
+    /// The runtime side holds the slot (`JOIN_WAKER` set, task complete).
+    pub(super) unsafe fn wake_join(&self) {
+        // SAFETY: the slot is read-only shared while JOIN_WAKER is set.
+        self.waker.with(|slot| match unsafe { &*slot } {
+            Some(waker) => waker.wake_by_ref(),
+            None => panic!("JOIN_WAKER set without a waker"),
+        });
+    }
+
+    /// # Safety
+    ///
+    /// The caller may read the slot (it owns it or it is shared).
+    pub(super) unsafe fn will_wake(&self, waker: &Waker) -> bool {
+        self.waker.with(|slot| {
+            // SAFETY: read access per the caller's contract.
+            let current = unsafe { &*slot };
+            current.as_ref().is_some_and(|w| w.will_wake(waker))
+        })
+    }
+}

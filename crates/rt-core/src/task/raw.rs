@@ -1,0 +1,236 @@
+//! `RawTask`: an untyped pointer to a task cell plus the vtable calls that
+//! recover the types. Every handle (`Task`, `Notified`, `JoinHandle`,
+//! `AbortHandle`, `Waker`) is a `RawTask` with a rule about which reference
+//! it holds.
+
+use super::core::{Cell, Core, Header, Trailer};
+use super::harness::Harness;
+use super::id::Id;
+use super::state::State;
+use super::Schedule;
+use std::future::Future;
+use std::mem::offset_of;
+use std::panic::Location;
+use std::ptr::NonNull;
+use std::task::{Poll, Waker};
+
+/// Type-erased entry points into a task's harness.
+pub(crate) struct Vtable {
+    /// Polls the task (the caller's `Notified` reference is consumed).
+    pub(super) poll: unsafe fn(NonNull<Header>),
+    /// Submits the task to its scheduler (a `Notified` reference is passed).
+    pub(super) schedule: unsafe fn(NonNull<Header>),
+    /// Frees the cell.
+    pub(super) dealloc: unsafe fn(NonNull<Header>),
+    /// Moves the output into `*dst` (a `Poll<Result<T, JoinError>>`) if
+    /// ready, otherwise registers the waker.
+    pub(super) try_read_output: unsafe fn(NonNull<Header>, *mut (), &Waker),
+    /// The `JoinHandle`'s drop when the fast path failed.
+    pub(super) drop_join_handle_slow: unsafe fn(NonNull<Header>),
+    /// Cancels the task from its owner (runtime shutdown).
+    pub(super) shutdown: unsafe fn(NonNull<Header>),
+    /// Byte offset of the trailer in the cell.
+    pub(super) trailer_offset: usize,
+    /// Byte offset of the scheduler in the cell.
+    pub(super) scheduler_offset: usize,
+}
+
+/// The vtable for one future and scheduler type.
+fn vtable<F: Future, S: Schedule>() -> &'static Vtable {
+    &Vtable {
+        poll: poll::<F, S>,
+        schedule: schedule::<S>,
+        dealloc: dealloc::<F, S>,
+        try_read_output: try_read_output::<F, S>,
+        drop_join_handle_slow: drop_join_handle_slow::<F, S>,
+        shutdown: shutdown::<F, S>,
+        trailer_offset: offset_of!(Cell<F, S>, trailer),
+        scheduler_offset: offset_of!(Cell<F, S>, core) + offset_of!(Core<F, S>, scheduler),
+    }
+}
+
+/// A pointer to a task cell; what it owns depends on the wrapper.
+#[derive(Clone, Copy, PartialEq, Eq)]
+pub(crate) struct RawTask {
+    ptr: NonNull<Header>,
+}
+
+impl RawTask {
+    pub(super) fn new<F: Future, S: Schedule>(
+        future: F,
+        scheduler: S,
+        id: Id,
+        location: &'static Location<'static>,
+    ) -> RawTask {
+        RawTask {
+            ptr: Cell::allocate(future, scheduler, id, vtable::<F, S>(), location),
+        }
+    }
+
+    /// # Safety
+    ///
+    /// `ptr` must point at a live task header.
+    pub(super) unsafe fn from_raw(ptr: NonNull<Header>) -> RawTask {
+        RawTask { ptr }
+    }
+
+    pub(crate) fn header_ptr(self) -> NonNull<Header> {
+        self.ptr
+    }
+
+    pub(crate) fn header(&self) -> &Header {
+        // SAFETY: a RawTask is only built for a live cell, and the holder's
+        // reference keeps it alive.
+        unsafe { self.ptr.as_ref() }
+    }
+
+    pub(super) fn state(&self) -> &State {
+        &self.header().state
+    }
+
+    pub(super) fn trailer(&self) -> &Trailer {
+        // SAFETY: the cell is live (see `header`).
+        unsafe { Header::trailer(self.ptr).as_ref() }
+    }
+
+    /// Where the task was spawned.
+    pub(crate) fn spawn_location(&self) -> &'static Location<'static> {
+        self.trailer().location
+    }
+
+    pub(crate) fn id(&self) -> Id {
+        self.header().id
+    }
+
+    pub(super) fn poll(self) {
+        // SAFETY: the vtable matches the cell; the caller passes a Notified
+        // reference.
+        unsafe { (self.header().vtable.poll)(self.ptr) }
+    }
+
+    pub(super) fn schedule(self) {
+        // SAFETY: as in `poll`.
+        unsafe { (self.header().vtable.schedule)(self.ptr) }
+    }
+
+    pub(super) fn dealloc(self) {
+        // SAFETY: the caller dropped the last reference.
+        unsafe { (self.header().vtable.dealloc)(self.ptr) }
+    }
+
+    /// # Safety
+    ///
+    /// `dst` must be a `*mut Poll<Result<T, JoinError>>` for the task's
+    /// output type `T`, and the caller must hold join interest.
+    pub(super) unsafe fn try_read_output(self, dst: *mut (), waker: &Waker) {
+        // SAFETY: per the caller's contract.
+        unsafe { (self.header().vtable.try_read_output)(self.ptr, dst, waker) }
+    }
+
+    pub(super) fn drop_join_handle_slow(self) {
+        // SAFETY: the caller is the JoinHandle giving up its reference.
+        unsafe { (self.header().vtable.drop_join_handle_slow)(self.ptr) }
+    }
+
+    pub(super) fn shutdown(self) {
+        // SAFETY: the caller gives up a `Task` reference.
+        unsafe { (self.header().vtable.shutdown)(self.ptr) }
+    }
+
+    pub(super) fn drop_join_handle_fast(self) -> Result<(), ()> {
+        self.state().drop_join_handle_fast()
+    }
+
+    pub(super) fn ref_inc(self) {
+        self.state().ref_inc();
+    }
+
+    /// Drops one reference, freeing the cell if it was the last.
+    pub(super) fn drop_reference(self) {
+        if self.state().ref_dec() {
+            self.dealloc();
+        }
+    }
+
+    /// Remote abort (from `JoinHandle::abort` or `AbortHandle::abort`).
+    pub(super) fn remote_abort(self) {
+        if self.state().transition_to_notified_and_cancel() {
+            // The new reference goes to the scheduler as a Notified.
+            self.schedule();
+        }
+    }
+}
+
+// SAFETY: `RawTask` is a pointer to a `Sync` header; which thread may do what
+// with it is decided by the handle types wrapping it.
+unsafe impl Send for RawTask {}
+// SAFETY: as above.
+unsafe impl Sync for RawTask {}
+
+unsafe fn poll<F: Future, S: Schedule>(ptr: NonNull<Header>) {
+    // SAFETY: the vtable was built for `Cell<F, S>`.
+    unsafe { Harness::<F, S>::from_raw(ptr) }.poll();
+}
+
+unsafe fn schedule<S: Schedule>(ptr: NonNull<Header>) {
+    // SAFETY: the vtable of this cell stores where its scheduler lives, and
+    // the caller's reference keeps the cell alive.
+    let scheduler = unsafe {
+        let offset = ptr.as_ref().vtable.scheduler_offset;
+        &*ptr.as_ptr().cast::<u8>().add(offset).cast::<S>()
+    };
+    // SAFETY: the caller passes a Notified reference.
+    scheduler.schedule(super::Notified(unsafe { super::Task::from_raw(ptr) }));
+}
+
+unsafe fn dealloc<F: Future, S: Schedule>(ptr: NonNull<Header>) {
+    // SAFETY: the vtable was built for `Cell<F, S>`.
+    unsafe { Harness::<F, S>::from_raw(ptr) }.dealloc();
+}
+
+unsafe fn try_read_output<F: Future, S: Schedule>(
+    ptr: NonNull<Header>,
+    dst: *mut (),
+    waker: &Waker,
+) {
+    // SAFETY: the caller passes the matching output slot.
+    let out = unsafe { &mut *(dst as *mut Poll<Result<F::Output, super::JoinError>>) };
+    // SAFETY: the vtable was built for `Cell<F, S>`.
+    unsafe { Harness::<F, S>::from_raw(ptr) }.try_read_output(out, waker);
+}
+
+unsafe fn drop_join_handle_slow<F: Future, S: Schedule>(ptr: NonNull<Header>) {
+    // SAFETY: the vtable was built for `Cell<F, S>`.
+    unsafe { Harness::<F, S>::from_raw(ptr) }.drop_join_handle_slow();
+}
+
+unsafe fn shutdown<F: Future, S: Schedule>(ptr: NonNull<Header>) {
+    // SAFETY: the vtable was built for `Cell<F, S>`.
+    unsafe { Harness::<F, S>::from_raw(ptr) }.shutdown();
+}
+
+#[cfg(all(test, not(loom)))]
+mod tests {
+    use super::*;
+
+    struct Sched;
+    impl Schedule for Sched {
+        fn release(&self, _: &super::super::Task<Self>) -> Option<super::super::Task<Self>> {
+            None
+        }
+        fn schedule(&self, _: super::super::Notified<Self>) {}
+    }
+
+    #[test]
+    fn header_fits_one_cache_line() {
+        assert!(std::mem::size_of::<Header>() <= 64);
+    }
+
+    #[test]
+    fn cell_is_cache_line_aligned() {
+        assert_eq!(
+            std::mem::align_of::<Cell<std::future::Ready<u8>, Sched>>(),
+            128
+        );
+    }
+}

@@ -1,0 +1,78 @@
+//! The free functions that spawn onto the current runtime.
+
+use super::{Id, JoinHandle};
+use crate::runtime::context;
+use std::future::Future;
+
+/// Spawns a task onto the current runtime and returns its [`JoinHandle`].
+///
+/// The task starts running in the background right away, whether or not
+/// the handle is awaited.
+///
+/// # Panics
+///
+/// Outside a runtime's context.
+///
+/// ```
+/// let rt = rt_core::runtime::Runtime::new().unwrap();
+/// rt.block_on(async {
+///     let handle = rt_core::task::spawn(async { "hello" });
+///     assert_eq!(handle.await.unwrap(), "hello");
+/// });
+/// ```
+#[track_caller]
+pub fn spawn<F>(future: F) -> JoinHandle<F::Output>
+where
+    F: Future + Send + 'static,
+    F::Output: Send + 'static,
+{
+    match context::with_current(|h| h.spawn(future, Id::next())) {
+        Ok(join) => join,
+        Err(e) => panic!("{e}"),
+    }
+}
+
+/// Runs a blocking closure on the current runtime's blocking pool.
+///
+/// # Panics
+///
+/// Outside a runtime's context.
+///
+/// ```
+/// let rt = rt_core::runtime::Runtime::new().unwrap();
+/// let sum = rt.block_on(async {
+///     rt_core::task::spawn_blocking(|| (1..=10).sum::<u32>()).await.unwrap()
+/// });
+/// assert_eq!(sum, 55);
+/// ```
+#[track_caller]
+pub fn spawn_blocking<F, R>(func: F) -> JoinHandle<R>
+where
+    F: FnOnce() -> R + Send + 'static,
+    R: Send + 'static,
+{
+    match context::with_current(|h| h.spawn_blocking(func)) {
+        Ok(join) => join,
+        Err(e) => panic!("{e}"),
+    }
+}
+
+/// Yields to the scheduler once: the task is queued behind the others and
+/// polled again later.
+///
+/// ```
+/// let rt = rt_core::runtime::Runtime::new().unwrap();
+/// rt.block_on(async { rt_core::task::yield_now().await });
+/// ```
+pub async fn yield_now() {
+    let mut yielded = false;
+    std::future::poll_fn(move |cx| {
+        if yielded {
+            return std::task::Poll::Ready(());
+        }
+        yielded = true;
+        cx.waker().wake_by_ref();
+        std::task::Poll::Pending
+    })
+    .await
+}
