@@ -148,7 +148,7 @@ fn spawn_blocking_returns_value_and_sees_handle() {
 #[test]
 #[should_panic(expected = "must be called from the context of an rt runtime")]
 fn spawn_outside_runtime_panics() {
-    let _ = rt_core::spawn(async {});
+    drop(rt_core::spawn(async {}));
 }
 
 #[test]

@@ -33,6 +33,7 @@ mod harness;
 mod id;
 mod join;
 pub(crate) mod list;
+mod local;
 mod raw;
 mod spawn;
 mod state;
@@ -42,6 +43,7 @@ pub use abort::AbortHandle;
 pub use error::JoinError;
 pub use id::{id, try_id, Id};
 pub use join::JoinHandle;
+pub use local::{spawn_local, LocalEnterGuard, LocalSet};
 pub use spawn::{spawn, spawn_blocking, yield_now};
 
 pub(crate) use self::core::Header;

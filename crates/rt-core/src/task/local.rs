@@ -1,0 +1,353 @@
+//! `LocalSet` and `spawn_local`: tasks that are not `Send` and so must stay
+//! on the thread that created them.
+//!
+//! A `LocalSet` is itself driven by some other executor (usually
+//! `block_on` on a current-thread runtime): each time it is polled, it runs
+//! a batch of its tasks. Wakes on its own thread, inside its context, go to
+//! a plain local queue; wakes from anywhere else go to a locked remote queue
+//! and wake the `LocalSet`'s own waker.
+
+use super::list::OwnedTasks;
+use super::{coop, Id, JoinHandle, Notified, Schedule, Task};
+use crate::util::AtomicWaker;
+use std::cell::{Cell, RefCell};
+use std::collections::VecDeque;
+use std::fmt;
+use std::future::Future;
+use std::marker::PhantomData;
+use std::pin::Pin;
+use std::rc::Rc;
+use std::sync::{Arc, Mutex};
+use std::task::{Context as TaskContext, Poll};
+use std::thread::{self, ThreadId};
+
+/// Tasks run per poll of the set before it yields to its executor.
+const MAX_TASKS_PER_TICK: usize = 61;
+/// Every this many tasks, the remote queue is checked first so that wakes
+/// from other threads are not starved by local ones.
+const REMOTE_FIRST_INTERVAL: u8 = 31;
+
+/// A set of tasks that all run on the current thread.
+///
+/// ```
+/// use std::rc::Rc;
+/// use rt_core::task::LocalSet;
+///
+/// let rt = rt_core::runtime::Builder::new_current_thread().build().unwrap();
+/// let local = LocalSet::new();
+/// let shared = Rc::new(5); // not Send
+/// let out = local.block_on(&rt, async move {
+///     let s = shared.clone();
+///     rt_core::task::spawn_local(async move { *s * 2 }).await.unwrap()
+/// });
+/// assert_eq!(out, 10);
+/// ```
+pub struct LocalSet {
+    tick: Cell<u8>,
+    context: Rc<Context>,
+    _not_send: PhantomData<*const ()>,
+}
+
+struct Context {
+    shared: Arc<Shared>,
+    /// Tasks woken on the owner thread inside the set's context.
+    queue: RefCell<VecDeque<Notified<Arc<Shared>>>>,
+}
+
+struct Shared {
+    owner: ThreadId,
+    owned: OwnedTasks<Arc<Shared>>,
+    /// Tasks woken from other threads (or outside the context); `None` once
+    /// the set is dropped.
+    remote: Mutex<Option<VecDeque<Notified<Arc<Shared>>>>>,
+    /// Whoever polls the set.
+    waker: AtomicWaker,
+}
+
+thread_local! {
+    static CURRENT: RefCell<Option<Rc<Context>>> = const { RefCell::new(None) };
+}
+
+/// Makes `context` the current local set until dropped.
+struct EnterGuard(Option<Rc<Context>>);
+
+fn enter(context: &Rc<Context>) -> EnterGuard {
+    EnterGuard(CURRENT.with(|c| c.borrow_mut().replace(context.clone())))
+}
+
+impl Drop for EnterGuard {
+    fn drop(&mut self) {
+        let previous = self.0.take();
+        let _ = CURRENT.try_with(|c| *c.borrow_mut() = previous);
+    }
+}
+
+/// Spawns a `!Send` future onto the current [`LocalSet`].
+///
+/// # Panics
+///
+/// Outside a `LocalSet` (its `run_until`, `block_on`, poll, or `enter`).
+#[track_caller]
+pub fn spawn_local<F>(future: F) -> JoinHandle<F::Output>
+where
+    F: Future + 'static,
+    F::Output: 'static,
+{
+    let context = CURRENT.with(|c| c.borrow().clone());
+    match context {
+        Some(context) => context.spawn(future),
+        None => panic!("`spawn_local` called from outside of a `task::LocalSet`"),
+    }
+}
+
+impl LocalSet {
+    /// An empty set owned by the current thread.
+    pub fn new() -> LocalSet {
+        LocalSet {
+            tick: Cell::new(0),
+            context: Rc::new(Context {
+                shared: Arc::new(Shared {
+                    owner: thread::current().id(),
+                    owned: OwnedTasks::new(1),
+                    remote: Mutex::new(Some(VecDeque::new())),
+                    waker: AtomicWaker::new(),
+                }),
+                queue: RefCell::new(VecDeque::new()),
+            }),
+            _not_send: PhantomData,
+        }
+    }
+
+    /// Spawns a `!Send` task onto this set. It runs when the set is next
+    /// driven.
+    #[track_caller]
+    pub fn spawn_local<F>(&self, future: F) -> JoinHandle<F::Output>
+    where
+        F: Future + 'static,
+        F::Output: 'static,
+    {
+        self.context.spawn(future)
+    }
+
+    /// Makes this set current, so that [`spawn_local`] works, until the
+    /// guard drops.
+    pub fn enter(&self) -> LocalEnterGuard {
+        LocalEnterGuard {
+            _guard: enter(&self.context),
+            _not_send: PhantomData,
+        }
+    }
+
+    /// Runs `future` on `rt`, driving this set's tasks meanwhile.
+    #[track_caller]
+    pub fn block_on<F: Future>(&self, rt: &crate::runtime::Runtime, future: F) -> F::Output {
+        rt.block_on(self.run_until(future))
+    }
+
+    /// Drives this set's tasks until `future` completes. Tasks left
+    /// unfinished stay in the set.
+    pub async fn run_until<F: Future>(&self, future: F) -> F::Output {
+        RunUntil {
+            future,
+            local_set: self,
+        }
+        .await
+    }
+
+    /// Runs up to a batch of tasks; returns whether more are queued.
+    fn tick(&self) -> bool {
+        for _ in 0..MAX_TASKS_PER_TICK {
+            let Some(task) = self.next_task() else {
+                return false;
+            };
+            let task = self.context.shared.owned.assert_owner(task);
+            coop::with_budget(coop::DEFAULT_BUDGET, || task.run());
+        }
+        true
+    }
+
+    fn next_task(&self) -> Option<Notified<Arc<Shared>>> {
+        let tick = self.tick.get().wrapping_add(1);
+        self.tick.set(tick);
+        let remote = || {
+            self.context
+                .shared
+                .remote
+                .lock()
+                .unwrap_or_else(|e| e.into_inner())
+                .as_mut()
+                .and_then(|q| q.pop_front())
+        };
+        if tick % REMOTE_FIRST_INTERVAL == 0 {
+            remote().or_else(|| self.context.queue.borrow_mut().pop_front())
+        } else {
+            let local = self.context.queue.borrow_mut().pop_front();
+            local.or_else(remote)
+        }
+    }
+
+    fn has_queued(&self) -> bool {
+        !self.context.queue.borrow().is_empty()
+            || self
+                .context
+                .shared
+                .remote
+                .lock()
+                .unwrap_or_else(|e| e.into_inner())
+                .as_ref()
+                .is_some_and(|q| !q.is_empty())
+    }
+}
+
+impl Default for LocalSet {
+    fn default() -> Self {
+        LocalSet::new()
+    }
+}
+
+/// Completes once every task in the set has finished.
+impl Future for LocalSet {
+    type Output = ();
+
+    fn poll(self: Pin<&mut Self>, cx: &mut TaskContext<'_>) -> Poll<()> {
+        let _enter = enter(&self.context);
+        self.context.shared.waker.register_by_ref(cx.waker());
+        if self.tick() {
+            // More work queued: come back after others had a turn.
+            cx.waker().wake_by_ref();
+            Poll::Pending
+        } else if self.context.shared.owned.is_empty() && !self.has_queued() {
+            Poll::Ready(())
+        } else {
+            Poll::Pending
+        }
+    }
+}
+
+impl Drop for LocalSet {
+    fn drop(&mut self) {
+        let _enter = enter(&self.context);
+        // Cancel every task here, on the owner thread, where their futures
+        // may be dropped.
+        self.context.shared.owned.close_and_shutdown_all();
+        let local: Vec<_> = self.context.queue.borrow_mut().drain(..).collect();
+        drop(local);
+        let remote = self
+            .context
+            .shared
+            .remote
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .take();
+        drop(remote);
+        debug_assert!(self.context.shared.owned.is_empty());
+    }
+}
+
+impl fmt::Debug for LocalSet {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("LocalSet").finish_non_exhaustive()
+    }
+}
+
+/// Keeps a [`LocalSet`] current; see [`LocalSet::enter`].
+#[must_use = "the set is only current while the guard is alive"]
+pub struct LocalEnterGuard {
+    _guard: EnterGuard,
+    _not_send: PhantomData<*const ()>,
+}
+
+impl fmt::Debug for LocalEnterGuard {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("LocalEnterGuard").finish_non_exhaustive()
+    }
+}
+
+struct RunUntil<'a, F> {
+    local_set: &'a LocalSet,
+    future: F,
+}
+
+impl<F: Future> Future for RunUntil<'_, F> {
+    type Output = F::Output;
+
+    fn poll(self: Pin<&mut Self>, cx: &mut TaskContext<'_>) -> Poll<F::Output> {
+        // SAFETY: `future` is structurally pinned; `local_set` is a plain
+        // reference and never moved out.
+        let me = unsafe { self.get_unchecked_mut() };
+        let _enter = enter(&me.local_set.context);
+        me.local_set
+            .context
+            .shared
+            .waker
+            .register_by_ref(cx.waker());
+        // SAFETY: `me.future` is never moved while pinned.
+        let future = unsafe { Pin::new_unchecked(&mut me.future) };
+        if let Poll::Ready(out) = coop::with_budget(coop::DEFAULT_BUDGET, || future.poll(cx)) {
+            return Poll::Ready(out);
+        }
+        if me.local_set.tick() {
+            cx.waker().wake_by_ref();
+        }
+        Poll::Pending
+    }
+}
+
+impl Context {
+    #[track_caller]
+    fn spawn<F>(&self, future: F) -> JoinHandle<F::Output>
+    where
+        F: Future + 'static,
+        F::Output: 'static,
+    {
+        // SAFETY: the set's tasks are polled only by `tick` and cancelled
+        // only by `Drop for LocalSet`, both on the owner thread (the set is
+        // !Send), which is the contract of `bind_local`.
+        let (join, notified) = unsafe {
+            self.shared
+                .owned
+                .bind_local(future, self.shared.clone(), Id::next())
+        };
+        if let Some(notified) = notified {
+            self.shared.schedule(notified);
+        }
+        join
+    }
+}
+
+impl Schedule for Arc<Shared> {
+    fn release(&self, task: &Task<Self>) -> Option<Task<Self>> {
+        self.owned.remove(task)
+    }
+
+    fn schedule(&self, task: Notified<Self>) {
+        let mut task = Some(task);
+        if thread::current().id() == self.owner {
+            let _ = CURRENT.try_with(|c| {
+                if let Some(cx) = c.borrow().as_ref() {
+                    if Arc::ptr_eq(&cx.shared, self) {
+                        // Inside the set's context: it is being (or about to
+                        // be) polled, so no wake is needed.
+                        cx.queue.borrow_mut().extend(task.take());
+                    }
+                }
+            });
+        }
+        let Some(task) = task else {
+            return;
+        };
+        let mut remote = self.remote.lock().unwrap_or_else(|e| e.into_inner());
+        match remote.as_mut() {
+            Some(queue) => queue.push_back(task),
+            None => {
+                // The set was dropped and its tasks cancelled; this is a
+                // stale wake.
+                drop(remote);
+                drop(task);
+                return;
+            }
+        }
+        drop(remote);
+        self.waker.wake();
+    }
+}
