@@ -64,26 +64,46 @@ fn loom(only: Option<&str>) -> Result<(), String> {
         if only.is_some_and(|o| o != *krate) {
             continue;
         }
-        let tests = loom_tests(&root.join("crates").join(krate).join("tests"));
-        if tests.is_empty() {
-            continue;
+        let dir = root.join("crates").join(krate);
+        let tests = loom_tests(&dir.join("tests"));
+        let envs = [
+            ("RUSTFLAGS", "--cfg loom"),
+            ("LOOM_MAX_PREEMPTIONS", "2"),
+            ("LOOM_MAX_BRANCHES", "10000"),
+        ];
+        let base = ["test", "--release", "-p", krate, "--target-dir", target];
+        if !tests.is_empty() {
+            let mut args = base.to_vec();
+            for t in &tests {
+                args.push("--test");
+                args.push(t);
+            }
+            args.extend(["--", "--test-threads=2"]);
+            cargo(&args, &envs)?;
         }
-        let mut args = vec!["test", "--release", "-p", krate, "--target-dir", target];
-        for t in &tests {
-            args.push("--test");
-            args.push(t);
+        // Models that need crate internals live in `loom_models` modules.
+        if has_inline_models(&dir.join("src")) {
+            let mut args = base.to_vec();
+            args.extend(["--lib", "--", "loom_models", "--test-threads=2"]);
+            cargo(&args, &envs)?;
         }
-        args.extend(["--", "--test-threads=2"]);
-        cargo(
-            &args,
-            &[
-                ("RUSTFLAGS", "--cfg loom"),
-                ("LOOM_MAX_PREEMPTIONS", "2"),
-                ("LOOM_MAX_BRANCHES", "10000"),
-            ],
-        )?;
     }
     Ok(())
+}
+
+/// Whether any source file under `dir` is a `loom_models.rs` module.
+fn has_inline_models(dir: &Path) -> bool {
+    let Ok(entries) = std::fs::read_dir(dir) else {
+        return false;
+    };
+    entries.filter_map(|e| e.ok()).any(|e| {
+        let path = e.path();
+        if path.is_dir() {
+            has_inline_models(&path)
+        } else {
+            path.file_name().is_some_and(|n| n == "loom_models.rs")
+        }
+    })
 }
 
 fn loom_tests(dir: &Path) -> Vec<String> {

@@ -242,3 +242,6 @@ impl<S: 'static> Drop for UnownedTask<S> {
         }
     }
 }
+
+#[cfg(all(test, loom))]
+mod loom_models;

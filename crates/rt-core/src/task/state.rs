@@ -345,10 +345,12 @@ impl State {
     pub(super) fn unset_join_waker(&self) -> Result<Snapshot, Snapshot> {
         self.fetch_update(|current| {
             assert!(current.is_join_interested());
-            assert!(current.is_join_waker_set());
+            // Completion clears JOIN_WAKER after setting COMPLETE, so test
+            // COMPLETE first.
             if current.is_complete() {
                 return None;
             }
+            assert!(current.is_join_waker_set());
             Some(Snapshot(current.0 & !JOIN_WAKER))
         })
     }

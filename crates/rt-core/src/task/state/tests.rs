@@ -215,3 +215,11 @@ fn reference_counting() {
     let s = state_with(2, 0);
     assert!(s.ref_dec_twice());
 }
+
+#[test]
+fn replacing_the_join_waker_after_completion_fails_cleanly() {
+    // Completion sets COMPLETE, wakes, then clears JOIN_WAKER; a JoinHandle
+    // that read the state before all that must see "complete", not trip.
+    let s = state_with(2, JOIN_INTEREST | COMPLETE);
+    assert!(s.unset_join_waker().is_err());
+}
