@@ -4,8 +4,13 @@
 //!
 //! ```text
 //! fn name() -> T {
-//!     let body = async { /* the original body */ };
-//!     let body: Pin<&mut dyn Future<Output = T>> = pin!(body);
+//!     let body = async {
+//!         if false {
+//!             let output: T = unreachable!();
+//!             return output;
+//!         }
+//!         /* the original statements */
+//!     };
 //!     return <crate>::runtime::Builder::new_current_thread()   // or new_multi_thread()
 //!         /* .worker_threads(n) .start_paused(b) .rng_seed(RngSeed::from_u64(n)) */
 //!         .enable_all()
@@ -15,12 +20,16 @@
 //! }
 //! ```
 //!
-//! Coercing the body to `dyn Future<Output = T>` does two things: a body
-//! whose value is not `T` is reported at the user's return type and body,
-//! not inside the expansion, and `block_on` is instantiated for one future
-//! type per output type instead of once per function. The `return` keeps
-//! inference from leaking out of the block (a bare tail expression can leave
-//! the output type undecided when the body ends in `loop {}`).
+//! The dead `return` of a `T` comes first so that the compiler knows the
+//! async block's output type before it reads the user's code: a wrong tail
+//! expression or `return` is then reported at that expression, with a note
+//! pointing at the declared return type, instead of at the attribute. It is
+//! left out where the type cannot be written in a `let` (`impl Trait`, `!`).
+//! Tests also pin the body as `Pin<&mut dyn Future<Output = T>>`, so that
+//! `block_on` is compiled once per output type rather than once per test.
+//! The `return` keeps inference from leaking out of the final block (a bare
+//! tail expression can leave the output type undecided when the body ends
+//! in `loop {}`).
 
 use proc_macro2::{Ident, Span, TokenStream};
 use quote::{quote, quote_spanned};
@@ -52,19 +61,34 @@ pub(crate) fn runtime_entry(kind: EntryKind, config: &Config, mut function: Item
         options.extend(quote!(.rng_seed(#rt::runtime::RngSeed::from_u64(#seed))));
     }
 
-    let type_check = match output_type(&function.sig.output) {
-        Some(output) => quote_spanned! {output.span()=>
+    let output = output_type(&function.sig);
+    let output_check = match &output {
+        Some((output, span)) => quote_spanned! {*span=>
+            #[allow(unreachable_code, clippy::diverging_sub_expression)]
+            if false {
+                let __rt_output: #output = ::core::unreachable!();
+                return __rt_output;
+            }
+        },
+        None => TokenStream::new(),
+    };
+    let pin_as_dyn = match (&output, kind) {
+        (Some((output, _)), EntryKind::Test) => quote! {
             let #body_ident = ::core::pin::pin!(#body_ident);
             let #body_ident: ::core::pin::Pin<
                 &mut dyn ::core::future::Future<Output = #output>
             > = #body_ident;
         },
-        None => TokenStream::new(),
+        _ => TokenStream::new(),
     };
+    let statements = &original_body.stmts;
 
     let body = quote! {{
-        let #body_ident = async #original_body;
-        #type_check
+        let #body_ident = async {
+            #output_check
+            #(#statements)*
+        };
+        #pin_as_dyn
         #[allow(clippy::expect_used, clippy::diverging_sub_expression, clippy::needless_return)]
         {
             return #rt::runtime::Builder::#constructor()
@@ -90,12 +114,12 @@ pub(crate) fn runtime_entry(kind: EntryKind, config: &Config, mut function: Item
     }
 }
 
-/// The type the body's value must have, or `None` where it cannot be named
-/// in a `dyn Future<Output = _>` (`impl Trait`, `!`).
-fn output_type(output: &ReturnType) -> Option<TokenStream> {
-    match output {
-        ReturnType::Default => Some(quote!(())),
-        ReturnType::Type(_, ty) if nameable(ty) => Some(quote!(#ty)),
+/// The type the body's value must have and the span to report it at, or
+/// `None` where the type cannot be written in a `let` (`impl Trait`, `!`).
+fn output_type(signature: &syn::Signature) -> Option<(TokenStream, Span)> {
+    match &signature.output {
+        ReturnType::Default => Some((quote!(()), signature.paren_token.span.close())),
+        ReturnType::Type(_, ty) if nameable(ty) => Some((quote!(#ty), ty.span())),
         ReturnType::Type(..) => None,
     }
 }
@@ -119,20 +143,31 @@ fn nameable(ty: &Type) -> bool {
 /// (less `async`) and a body that still type-checks the original code but
 /// builds no runtime, so that no error about the runtime hides the real
 /// one.
-pub(crate) fn stand_in(mut function: ItemFn, error: syn::Error) -> TokenStream {
+///
+/// A `main` given arguments loses them and its body: kept, they would only
+/// add the compiler's own complaint about `main`'s signature.
+pub(crate) fn stand_in(kind: EntryKind, mut function: ItemFn, error: syn::Error) -> TokenStream {
     function.sig.asyncness = None;
     let error = error.to_compile_error();
+    let body = if kind == EntryKind::Main
+        && function.sig.ident == "main"
+        && !function.sig.inputs.is_empty()
+    {
+        function.sig.inputs.clear();
+        TokenStream::new()
+    } else {
+        let block = &function.block;
+        quote!(let _ = async move #block;)
+    };
     let ItemFn {
-        attrs,
-        vis,
-        sig,
-        block,
+        attrs, vis, sig, ..
     } = function;
     quote! {
         #error
         #(#attrs)*
+        #[allow(dead_code)]
         #vis #sig {
-            let _ = async move #block;
+            #body
             #[allow(clippy::empty_loop)]
             loop {}
         }
@@ -189,16 +224,18 @@ mod tests {
 
     #[test]
     fn the_return_type_is_checked_unless_unnameable() {
-        let out = expand_str(
-            EntryKind::Main,
-            "",
-            "async fn main() -> Result<(), E> { Ok(()) }",
-        );
-        assert!(out.contains("Output = Result < () , E >"));
+        let source = "async fn main() -> Result<(), E> { Ok(()) }";
+        let out = expand_str(EntryKind::Main, "", source);
+        assert!(out.contains("let __rt_output : Result < () , E > = :: core :: unreachable ! () ;"));
+        assert!(!out.contains("dyn"), "main does not pin the body as dyn");
+        let source = "async fn t() -> Result<(), E> { Ok(()) }";
+        let out = expand_str(EntryKind::Test, "", source);
+        assert!(out.contains("dyn :: core :: future :: Future < Output = Result < () , E > >"));
         let out = expand_str(EntryKind::Main, "", "async fn main() -> impl Sized { 1 }");
-        assert!(!out.contains("Output ="));
-        let out = expand_str(EntryKind::Main, "", "async fn main() -> ! { loop {} }");
-        assert!(!out.contains("Output ="));
+        assert!(!out.contains("__rt_output"));
+        let out = expand_str(EntryKind::Test, "", "async fn t() -> ! { loop {} }");
+        assert!(!out.contains("__rt_output"));
+        assert!(!out.contains("dyn"));
     }
 
     #[test]

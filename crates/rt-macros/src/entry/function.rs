@@ -1,6 +1,5 @@
 //! The checks on the annotated function itself.
 
-use syn::spanned::Spanned;
 use syn::ItemFn;
 
 use super::config::Errors;
@@ -22,22 +21,22 @@ pub(crate) fn check(kind: EntryKind, function: &ItemFn) -> syn::Result<()> {
     }
     if !signature.inputs.is_empty() {
         match kind {
-            EntryKind::Main if signature.ident == "main" => errors.push(syn::Error::new(
-                signature.inputs.span(),
+            EntryKind::Main if signature.ident == "main" => errors.push(syn::Error::new_spanned(
+                &signature.inputs,
                 "the main function cannot take arguments; remove them and read \
                  `std::env::args()` in the body instead",
             )),
             EntryKind::Main => {}
-            EntryKind::Test => errors.push(syn::Error::new(
-                signature.inputs.span(),
+            EntryKind::Test => errors.push(syn::Error::new_spanned(
+                &signature.inputs,
                 "a test function cannot take arguments; remove them",
             )),
         }
     }
     if kind == EntryKind::Test {
         if let Some(attribute) = function.attrs.iter().find(|a| is_test_attribute(a)) {
-            errors.push(syn::Error::new(
-                attribute.span(),
+            errors.push(syn::Error::new_spanned(
+                attribute,
                 "`#[rt::test]` already adds `#[test]`; remove this attribute",
             ));
         }

@@ -41,10 +41,10 @@ pub(crate) fn expand(kind: EntryKind, args: TokenStream, item: TokenStream) -> T
     }
     match config {
         Ok(config) if errors.is_empty() => expand::runtime_entry(kind, &config, function),
-        Ok(_) => expand::stand_in(function, errors.into_error()),
+        Ok(_) => expand::stand_in(kind, function, errors.into_error()),
         Err(error) => {
             errors.push(error);
-            expand::stand_in(function, errors.into_error())
+            expand::stand_in(kind, function, errors.into_error())
         }
     }
 }
