@@ -98,7 +98,8 @@ async fn length(text: &str) -> usize {
 
 #[test]
 fn temporaries_in_future_expressions_live_long_enough() {
-    let out = block_on(async { rt::join!(length(&String::from("ab")), length(&String::from("abc"))) });
+    let out =
+        block_on(async { rt::join!(length(&String::from("ab")), length(&String::from("abc"))) });
     assert_eq!(out, (2, 3));
 }
 

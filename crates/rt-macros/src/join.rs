@@ -79,6 +79,8 @@ fn expand_join(kind: JoinKind, join: &JoinInput) -> TokenStream {
     let any_pending = hidden("__rt_any_pending");
     let value = hidden("__rt_value");
     let future = hidden("__rt_future");
+    let error = hidden("__rt_error");
+    let index = hidden("__rt_index");
     let slots: Vec<Ident> = (0..count)
         .map(|i| hidden(&format!("__rt_future_{i}")))
         .collect();
@@ -99,8 +101,8 @@ fn expand_join(kind: JoinKind, join: &JoinInput) -> TokenStream {
             JoinKind::TryJoin => quote! {
                 match #value {
                     #support::Result::Ok(#value) => #output = #support::Option::Some(#value),
-                    #support::Result::Err(error) => {
-                        return #support::Poll::Ready(#support::Result::Err(error));
+                    #support::Result::Err(#error) => {
+                        return #support::Poll::Ready(#support::Result::Err(#error));
                     }
                 }
             },
@@ -134,12 +136,13 @@ fn expand_join(kind: JoinKind, join: &JoinInput) -> TokenStream {
         JoinKind::TryJoin => quote!(#support::Result::Ok(#all_outputs)),
     };
 
-    let rotate = if join.biased {
-        TokenStream::new()
+    let (first_binding, rotate) = if join.biased {
+        (quote!(#first), TokenStream::new())
     } else {
-        quote! {
+        let rotate = quote! {
             #first = if #first + 1 == #count_u32 { 0 } else { #first + 1 };
-        }
+        };
+        (quote!(mut #first), rotate)
     };
 
     quote! {
@@ -149,7 +152,7 @@ fn expand_join(kind: JoinKind, join: &JoinInput) -> TokenStream {
                     let mut #slots = #support::pin!(#support::Option::Some(#slots));
                     let mut #outputs = #support::Option::None;
                 )*
-                let mut #first: u32 = 0;
+                let #first_binding: u32 = 0;
                 #support::poll_fn(|#cx| {
                     if #support::poll_budget_available(#cx).is_pending() {
                         return #support::Poll::Pending;
@@ -157,8 +160,8 @@ fn expand_join(kind: JoinKind, join: &JoinInput) -> TokenStream {
                     let mut #any_pending = false;
                     for #offset in 0..#count_u32 {
                         #[allow(clippy::modulo_one)]
-                        let __rt_index = (#first + #offset) % #count_u32;
-                        match __rt_index as usize {
+                        let #index = (#first + #offset) % #count_u32;
+                        match #index as usize {
                             #(#poll_arms)*
                             _ => #support::unreachable!("join! future index out of range"),
                         }
@@ -199,7 +202,8 @@ mod tests {
     #[test]
     fn try_join_returns_early_on_error() {
         let expanded = expand_str(JoinKind::TryJoin, "krate; a, b,");
-        assert!(expanded.contains("Result :: Err (error)"));
+        assert!(expanded.contains("return"));
+        assert!(expanded.contains("Result :: Err (__rt_error)"));
     }
 
     #[test]
