@@ -205,6 +205,17 @@ async fn early_return(flag: bool) -> u32 {
     2
 }
 
+#[rt::main(crate = "crate::recording", flavor = "current_thread")]
+async fn shadowing(body: u32, cx: u32) -> u32 {
+    // Parameters named like the expansion's locals stay the user's.
+    body + cx
+}
+
+#[test]
+fn parameters_may_use_any_name() {
+    assert_eq!(shadowing(40, 2), 42);
+}
+
 #[test]
 fn return_in_the_body_returns_from_the_function() {
     assert_eq!(early_return(true), 1);
