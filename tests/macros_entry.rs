@@ -4,6 +4,8 @@
 //! option becomes its builder call, the path override, and how bodies,
 //! return types and attributes are carried over.
 
+#![cfg(feature = "macros")]
+
 mod macros_common;
 
 /// A runtime with the builder API the attributes target; it records every

@@ -2,6 +2,8 @@
 //! `#![no_implicit_prelude]` modules, next to user names that look like the
 //! expansion's own, and through a renamed `rt`.
 
+#![cfg(feature = "macros")]
+
 mod macros_common;
 
 extern crate rt as renamed;

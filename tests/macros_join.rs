@@ -1,6 +1,8 @@
 //! Behaviour of `rt::join!` and `rt::try_join!`: outputs, which futures
 //! are polled when, drops, `biased;`, and the coop budget.
 
+#![cfg(feature = "macros")]
+
 mod macros_common;
 
 use std::cell::RefCell;

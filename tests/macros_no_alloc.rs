@@ -1,6 +1,8 @@
 //! `select!`, `join!` and `try_join!` allocate nothing: their futures live
 //! in place on the caller's stack. A counting allocator checks it.
 
+#![cfg(feature = "macros")]
+
 mod macros_common;
 
 use std::alloc::{GlobalAlloc, Layout, System};

@@ -1,6 +1,8 @@
 //! Behaviour of `rt::select!`: every branch form, the order branches are
 //! polled in, disabling, `else`, the coop budget and cancel safety.
 
+#![cfg(feature = "macros")]
+
 mod macros_common;
 
 use std::cell::Cell;

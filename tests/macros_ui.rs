@@ -4,6 +4,8 @@
 //! compiler output is checked in next to it as `.stderr`; regenerate with
 //! `TRYBUILD=overwrite cargo test --test macros_ui` after reviewing a change.
 
+#![cfg(feature = "macros")]
+
 #[test]
 fn compile_errors() {
     trybuild::TestCases::new().compile_fail("tests/ui/*.rs");
