@@ -5,3 +5,8 @@
 //! so that code written for tokio compiles after `use rt as tokio;`.
 
 pub use rt_core::task;
+
+#[doc(hidden)]
+pub mod macros;
+#[cfg(feature = "macros")]
+pub use rt_macros::{main, test};

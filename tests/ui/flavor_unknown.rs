@@ -1,0 +1,2 @@
+#[rt::main(flavor = "fastest")]
+async fn main() {}

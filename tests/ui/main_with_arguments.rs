@@ -1,0 +1,4 @@
+#[rt::main]
+async fn main(arguments: Vec<String>) {
+    drop(arguments);
+}

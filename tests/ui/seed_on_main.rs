@@ -1,0 +1,2 @@
+#[rt::main(seed = 7)]
+async fn main() {}
