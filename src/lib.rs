@@ -1,10 +1,29 @@
 //! rt: an asynchronous runtime for Rust.
 //!
 //! This crate is the facade: it re-exports the workspace's crates under the
-//! module paths tokio users know (`rt::task`, `rt::runtime`, `rt::sync`, ...),
-//! so that code written for tokio compiles after `use rt as tokio;`.
+//! module paths tokio users know, so that code written for tokio compiles
+//! after `use rt as tokio;`.
+//!
+//! | path | from | what |
+//! |------|------|------|
+//! | [`runtime`] | rt-core (+ drivers) | `Builder`, `Runtime`, `Handle` |
+//! | [`task`] | rt-core | `spawn`, `JoinHandle`, `LocalSet`, `yield_now`, coop budget |
+//! | `select!`, `join!`, `try_join!`, `pin!`, `#[main]`, `#[test]` | rt-macros | macros |
+//!
+//! ```
+//! let rt = rt::runtime::Builder::new_current_thread().enable_all().build().unwrap();
+//! let sum = rt.block_on(async {
+//!     let a = rt::spawn(async { 1 });
+//!     let b = rt::spawn(async { 2 });
+//!     a.await.unwrap() + b.await.unwrap()
+//! });
+//! assert_eq!(sum, 3);
+//! ```
+
+pub mod runtime;
 
 pub use rt_core::task;
+pub use rt_core::task::spawn;
 
 #[doc(hidden)]
 pub mod macros;
