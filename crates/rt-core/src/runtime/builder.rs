@@ -5,7 +5,7 @@ use super::blocking::PoolConfig;
 use super::config::Config;
 use super::driver::{BaseDriverFactory, Driver, DriverHandles, DriverLayerFactory};
 use super::park::ParkThread;
-use super::scheduler::{self, current_thread, Common};
+use super::scheduler::{self, current_thread, multi_thread, Common};
 use super::{Callback, Handle, Runtime};
 use crate::task::coop::DEFAULT_BUDGET;
 use crate::util::rng::SeedGenerator;
@@ -28,6 +28,7 @@ use std::time::Duration;
 /// ```
 pub struct Builder {
     kind: Kind,
+    worker_threads: Option<usize>,
     thread_name: Arc<dyn Fn() -> String + Send + Sync>,
     thread_stack_size: Option<usize>,
     after_start: Option<Callback>,
@@ -48,6 +49,7 @@ pub struct Builder {
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 enum Kind {
     CurrentThread,
+    MultiThread,
 }
 
 /// What the runtime does when a spawned task panics.
@@ -60,8 +62,10 @@ pub enum UnhandledPanic {
     /// Keep running (the default, as in tokio).
     #[default]
     Ignore,
-    /// Stop the runtime: `block_on` panics at the next scheduling point, and
-    /// remaining tasks are cancelled when the runtime drops.
+    /// Stop the runtime: every other task is cancelled at once, new spawns
+    /// are cancelled, and `block_on` panics at its next scheduling point
+    /// (current-thread) or no longer makes progress on spawned tasks
+    /// (multi-thread, whose workers stop).
     ShutdownRuntime,
 }
 
@@ -95,6 +99,7 @@ impl RngSeed {
 
 const DEFAULT_EVENT_INTERVAL: u32 = 61;
 const DEFAULT_GLOBAL_QUEUE_INTERVAL: u32 = 31;
+const DEFAULT_MULTI_THREAD_GLOBAL_QUEUE_INTERVAL: u32 = 61;
 const DEFAULT_MAX_BLOCKING_THREADS: usize = 512;
 const DEFAULT_KEEP_ALIVE: Duration = Duration::from_secs(10);
 
@@ -105,9 +110,15 @@ impl Builder {
         Builder::new(Kind::CurrentThread)
     }
 
+    /// A builder for the multi-thread work-stealing runtime.
+    pub fn new_multi_thread() -> Builder {
+        Builder::new(Kind::MultiThread)
+    }
+
     fn new(kind: Kind) -> Builder {
         Builder {
             kind,
+            worker_threads: None,
             thread_name: Arc::new(|| "rt-runtime-worker".to_string()),
             thread_stack_size: None,
             after_start: None,
@@ -124,6 +135,19 @@ impl Builder {
             base_driver: None,
             driver_layers: Vec::new(),
         }
+    }
+
+    /// Number of worker threads of the multi-thread runtime (default: the
+    /// number of CPUs). Ignored by the current-thread runtime.
+    ///
+    /// # Panics
+    ///
+    /// If `count` is 0.
+    #[track_caller]
+    pub fn worker_threads(&mut self, count: usize) -> &mut Self {
+        assert!(count > 0, "Worker threads cannot be set to 0");
+        self.worker_threads = Some(count);
+        self
     }
 
     /// Names the runtime's threads (default `"rt-runtime-worker"`).
@@ -300,9 +324,10 @@ impl Builder {
             seed_generator: SeedGenerator::new(seed),
             config: Config {
                 event_interval: self.event_interval,
-                global_queue_interval: self
-                    .global_queue_interval
-                    .unwrap_or(DEFAULT_GLOBAL_QUEUE_INTERVAL),
+                global_queue_interval: self.global_queue_interval.unwrap_or(match self.kind {
+                    Kind::CurrentThread => DEFAULT_GLOBAL_QUEUE_INTERVAL,
+                    Kind::MultiThread => DEFAULT_MULTI_THREAD_GLOBAL_QUEUE_INTERVAL,
+                }),
                 budget: self.budget,
                 before_park: self.before_park.clone(),
                 after_unpark: self.after_unpark.clone(),
@@ -313,6 +338,20 @@ impl Builder {
             Kind::CurrentThread => {
                 scheduler::Handle::CurrentThread(current_thread::Handle::new(common, driver))
             }
+            Kind::MultiThread => {
+                let workers = self
+                    .worker_threads
+                    .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()));
+                let threads = multi_thread::ThreadConfig {
+                    name: self.thread_name.clone(),
+                    stack_size: self.thread_stack_size,
+                    after_start: self.after_start.clone(),
+                    before_stop: self.before_stop.clone(),
+                };
+                scheduler::Handle::MultiThread(multi_thread::Handle::new(
+                    common, driver, workers, threads,
+                )?)
+            }
         };
         Ok(Runtime::from_parts(Handle { inner: handle }, blocking))
     }
@@ -322,6 +361,7 @@ impl fmt::Debug for Builder {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.debug_struct("Builder")
             .field("kind", &self.kind)
+            .field("worker_threads", &self.worker_threads)
             .field("event_interval", &self.event_interval)
             .field("global_queue_interval", &self.global_queue_interval)
             .field("max_blocking_threads", &self.max_blocking_threads)

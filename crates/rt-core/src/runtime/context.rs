@@ -181,6 +181,20 @@ pub(crate) fn runtime_entered() -> EnterRuntime {
         .unwrap_or(EnterRuntime::NotEntered)
 }
 
+/// Temporarily leaves the runtime (for `block_in_place`), restoring it on
+/// drop, so that the blocking closure may itself call `block_on`.
+pub(crate) struct ExitRuntimeGuard(EnterRuntime);
+
+pub(crate) fn exit_runtime() -> ExitRuntimeGuard {
+    ExitRuntimeGuard(CONTEXT.with(|c| c.runtime.replace(EnterRuntime::NotEntered)))
+}
+
+impl Drop for ExitRuntimeGuard {
+    fn drop(&mut self) {
+        let _ = CONTEXT.try_with(|c| c.runtime.set(self.0));
+    }
+}
+
 /// Runs `f` with `cx` as the scheduler this thread drives.
 pub(crate) fn set_scheduler<R>(cx: &scheduler::Context, f: impl FnOnce() -> R) -> R {
     struct Reset(*const scheduler::Context);

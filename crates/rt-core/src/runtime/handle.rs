@@ -88,6 +88,9 @@ impl Handle {
         let _enter = context::enter_runtime(&self.inner, false);
         match &self.inner {
             scheduler::Handle::CurrentThread(h) => current_thread::Handle::block_on(h, future),
+            scheduler::Handle::MultiThread(h) => {
+                super::park::block_on_thread(future, h.common.config.budget)
+            }
         }
     }
 
@@ -95,6 +98,7 @@ impl Handle {
     pub fn runtime_flavor(&self) -> RuntimeFlavor {
         match self.inner {
             scheduler::Handle::CurrentThread(_) => RuntimeFlavor::CurrentThread,
+            scheduler::Handle::MultiThread(_) => RuntimeFlavor::MultiThread,
         }
     }
 
@@ -108,6 +112,15 @@ impl Handle {
     pub fn num_alive_tasks(&self) -> usize {
         match &self.inner {
             scheduler::Handle::CurrentThread(h) => h.num_alive_tasks(),
+            scheduler::Handle::MultiThread(h) => h.num_alive_tasks(),
+        }
+    }
+
+    /// Number of worker threads (1 for the current-thread runtime).
+    pub fn num_workers(&self) -> usize {
+        match &self.inner {
+            scheduler::Handle::CurrentThread(_) => 1,
+            scheduler::Handle::MultiThread(h) => h.num_workers(),
         }
     }
 }

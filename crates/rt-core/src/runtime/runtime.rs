@@ -27,6 +27,8 @@ pub struct Runtime {
 pub enum RuntimeFlavor {
     /// Every task runs on the thread that calls `block_on`.
     CurrentThread,
+    /// Tasks run on a pool of worker threads that steal from each other.
+    MultiThread,
 }
 
 impl Runtime {
@@ -38,10 +40,9 @@ impl Runtime {
         }
     }
 
-    /// A runtime with the default settings of the current-thread flavor,
-    /// the only one rt-core has without the multi-thread scheduler.
+    /// A multi-thread runtime with default settings.
     pub fn new() -> std::io::Result<Runtime> {
-        super::Builder::new_current_thread().build()
+        super::Builder::new_multi_thread().build()
     }
 
     /// Runs `future` to completion on the current thread, driving the
@@ -65,8 +66,9 @@ impl Runtime {
         self.handle.block_on(future)
     }
 
-    /// Spawns a task on this runtime; it starts running at the next
-    /// `block_on` (current-thread flavor).
+    /// Spawns a task on this runtime. On the multi-thread runtime it starts
+    /// at once on a worker; on the current-thread runtime, at the next
+    /// `block_on`.
     #[track_caller]
     pub fn spawn<F>(&self, future: F) -> JoinHandle<F::Output>
     where
@@ -116,6 +118,10 @@ impl Runtime {
         self.shut_down = true;
         match &self.handle.inner {
             scheduler::Handle::CurrentThread(h) => current_thread::Handle::shutdown(h),
+            scheduler::Handle::MultiThread(h) => {
+                h.shutdown();
+                h.wait_for_workers(timeout);
+            }
         }
         self.blocking_pool.shutdown(timeout);
     }

@@ -44,7 +44,7 @@ pub use error::JoinError;
 pub use id::{id, try_id, Id};
 pub use join::JoinHandle;
 pub use local::{spawn_local, LocalEnterGuard, LocalSet};
-pub use spawn::{spawn, spawn_blocking, yield_now};
+pub use spawn::{block_in_place, spawn, spawn_blocking, yield_now};
 
 pub(crate) use self::core::Header;
 use raw::RawTask;

@@ -57,6 +57,33 @@ where
     }
 }
 
+/// Runs blocking code on the current worker thread without stalling the
+/// other tasks: the worker's queue is handed to a new thread first.
+///
+/// Outside a runtime, `f` just runs. On the multi-thread runtime, the
+/// calling task stays on this thread until it next yields.
+///
+/// # Panics
+///
+/// On the current-thread runtime, which has no other thread to hand the
+/// work to.
+///
+/// ```
+/// let rt = rt_core::runtime::Builder::new_multi_thread()
+///     .worker_threads(2)
+///     .build()
+///     .unwrap();
+/// let ok = rt.block_on(async {
+///     rt_core::spawn(async { rt_core::task::block_in_place(|| 6 * 7) })
+///         .await
+///         .unwrap()
+/// });
+/// assert_eq!(ok, 42);
+/// ```
+pub fn block_in_place<F: FnOnce() -> R, R>(f: F) -> R {
+    crate::runtime::scheduler::multi_thread::block_in_place(f)
+}
+
 /// Yields to the scheduler once: the task is queued behind the others and
 /// polled again later.
 ///

@@ -186,6 +186,9 @@ impl Schedule for Arc<Handle> {
 
     fn unhandled_panic(&self) {
         if let UnhandledPanic::ShutdownRuntime = self.common.config.unhandled_panic {
+            // Stop at once: cancel every other task and refuse new ones;
+            // `block_on` then panics at its next scheduling point.
+            self.owned.close_and_shutdown_all();
             context::with_scheduler(|cx| {
                 if let Some(super::Context::CurrentThread(cx)) = cx {
                     if let Some(core) = cx.core.borrow_mut().as_mut() {
@@ -248,6 +251,7 @@ impl CoreGuard {
     fn cx(&self) -> &Context {
         match &self.context {
             super::Context::CurrentThread(cx) => cx,
+            super::Context::MultiThread(_) => unreachable!("a current-thread guard"),
         }
     }
 

@@ -3,6 +3,7 @@
 
 pub(crate) mod current_thread;
 pub(crate) mod inject;
+pub(crate) mod multi_thread;
 
 use super::blocking::Spawner;
 use super::config::Config;
@@ -16,11 +17,13 @@ use std::sync::Arc;
 #[derive(Clone)]
 pub(crate) enum Handle {
     CurrentThread(Arc<current_thread::Handle>),
+    MultiThread(Arc<multi_thread::Handle>),
 }
 
 /// What a thread driving a scheduler keeps in its thread-local context.
 pub(crate) enum Context {
     CurrentThread(current_thread::Context),
+    MultiThread(multi_thread::Context),
 }
 
 /// What every flavor shares: the driver's handles, the blocking pool, the
@@ -37,6 +40,7 @@ impl Handle {
     pub(crate) fn common(&self) -> &Common {
         match self {
             Handle::CurrentThread(h) => &h.common,
+            Handle::MultiThread(h) => &h.common,
         }
     }
 
@@ -52,6 +56,7 @@ impl Handle {
     {
         match self {
             Handle::CurrentThread(h) => current_thread::Handle::spawn(h, future, id),
+            Handle::MultiThread(h) => multi_thread::Handle::spawn(h, future, id),
         }
     }
 

@@ -1,0 +1,162 @@
+//! Which workers are parked and how many are searching for work.
+//!
+//! Two counters share one atomic word (searching in the low half, unparked
+//! in the high half) so that "is anybody already looking?" is one load on
+//! the wake path. The list of sleepers is behind a mutex, touched only when
+//! a worker parks or is woken, never per task.
+//!
+//! Rules that keep wake-ups neither lost nor wasted:
+//! * at most half the workers search at once (searching is pure overhead
+//!   once there are enough of them);
+//! * a wake that finds a searcher does nothing: that searcher will find the
+//!   work;
+//! * the last searcher to find work wakes another worker, so a burst of
+//!   work spreads over the pool one worker at a time.
+
+use std::sync::atomic::{AtomicUsize, Ordering::SeqCst};
+use std::sync::Mutex;
+
+const UNPARKED_SHIFT: usize = 16;
+const SEARCHING_MASK: usize = (1 << UNPARKED_SHIFT) - 1;
+
+pub(super) struct Idle {
+    state: AtomicUsize,
+    sleepers: Mutex<Vec<usize>>,
+    num_workers: usize,
+}
+
+impl Idle {
+    pub(super) fn new(num_workers: usize) -> Idle {
+        assert!(num_workers < SEARCHING_MASK, "too many worker threads");
+        Idle {
+            // Every worker starts unparked and not searching.
+            state: AtomicUsize::new(num_workers << UNPARKED_SHIFT),
+            sleepers: Mutex::new(Vec::with_capacity(num_workers)),
+            num_workers,
+        }
+    }
+
+    fn searching(state: usize) -> usize {
+        state & SEARCHING_MASK
+    }
+
+    fn unparked(state: usize) -> usize {
+        state >> UNPARKED_SHIFT
+    }
+
+    /// Picks a parked worker to wake for new work, if waking one is useful.
+    /// The chosen worker is counted as searching and unparked already.
+    pub(super) fn worker_to_notify(&self) -> Option<usize> {
+        if !self.should_notify() {
+            return None;
+        }
+        let mut sleepers = self.sleepers.lock().unwrap_or_else(|e| e.into_inner());
+        // Check again under the lock: another notifier may have won.
+        if !self.should_notify() {
+            return None;
+        }
+        let worker = sleepers.pop()?;
+        self.state.fetch_add(1 | (1 << UNPARKED_SHIFT), SeqCst);
+        Some(worker)
+    }
+
+    fn should_notify(&self) -> bool {
+        let state = self.state.load(SeqCst);
+        Idle::searching(state) == 0 && Idle::unparked(state) < self.num_workers
+    }
+
+    /// A worker with nothing to run wants to search others' queues. Refused
+    /// when half the workers already search.
+    pub(super) fn transition_to_searching(&self) -> bool {
+        let state = self.state.load(SeqCst);
+        if 2 * Idle::searching(state) >= self.num_workers {
+            return false;
+        }
+        self.state.fetch_add(1, SeqCst);
+        true
+    }
+
+    /// A searcher found work. Returns whether it was the last searcher (then
+    /// it must wake another worker to keep looking).
+    pub(super) fn transition_from_searching(&self) -> bool {
+        let prev = self.state.fetch_sub(1, SeqCst);
+        debug_assert!(Idle::searching(prev) > 0);
+        Idle::searching(prev) == 1
+    }
+
+    /// A worker goes to sleep. Returns whether it was the last searcher.
+    pub(super) fn transition_to_parked(&self, worker: usize, is_searching: bool) -> bool {
+        let mut sleepers = self.sleepers.lock().unwrap_or_else(|e| e.into_inner());
+        let dec = (1 << UNPARKED_SHIFT) | usize::from(is_searching);
+        let prev = self.state.fetch_sub(dec, SeqCst);
+        sleepers.push(worker);
+        is_searching && Idle::searching(prev) == 1
+    }
+
+    /// Whether `worker` is still on the sleeper list (a wake-up that did not
+    /// remove it was spurious).
+    pub(super) fn is_parked(&self, worker: usize) -> bool {
+        let sleepers = self.sleepers.lock().unwrap_or_else(|e| e.into_inner());
+        sleepers.contains(&worker)
+    }
+
+    /// Takes `worker` off the sleeper list unconditionally (shutdown).
+    /// Returns whether it was on it.
+    pub(super) fn unpark_worker_by_id(&self, worker: usize) -> bool {
+        let mut sleepers = self.sleepers.lock().unwrap_or_else(|e| e.into_inner());
+        match sleepers.iter().position(|w| *w == worker) {
+            Some(i) => {
+                sleepers.swap_remove(i);
+                self.state.fetch_add(1 << UNPARKED_SHIFT, SeqCst);
+                true
+            }
+            None => false,
+        }
+    }
+
+    /// Number of workers currently searching.
+    #[cfg(test)]
+    pub(super) fn num_searching(&self) -> usize {
+        Idle::searching(self.state.load(SeqCst))
+    }
+}
+
+#[cfg(all(test, not(loom)))]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn at_most_half_search() {
+        let idle = Idle::new(4);
+        assert!(idle.transition_to_searching());
+        assert!(idle.transition_to_searching());
+        assert!(!idle.transition_to_searching());
+        assert_eq!(idle.num_searching(), 2);
+        assert!(!idle.transition_from_searching());
+        assert!(idle.transition_from_searching());
+    }
+
+    #[test]
+    fn notify_only_when_nobody_searches_and_someone_sleeps() {
+        let idle = Idle::new(2);
+        assert_eq!(idle.worker_to_notify(), None, "nobody sleeps");
+        assert!(!idle.transition_to_parked(1, false));
+        assert!(idle.is_parked(1));
+        assert_eq!(idle.worker_to_notify(), Some(1));
+        assert!(!idle.is_parked(1));
+        // Worker 1 now counts as searching: no second notification.
+        assert!(!idle.transition_to_parked(0, false));
+        assert_eq!(idle.worker_to_notify(), None);
+        assert!(idle.transition_from_searching());
+        assert_eq!(idle.worker_to_notify(), Some(0));
+    }
+
+    #[test]
+    fn last_searcher_parking_is_reported() {
+        let idle = Idle::new(2);
+        assert!(idle.transition_to_searching());
+        assert!(idle.transition_to_parked(0, true));
+        assert!(idle.unpark_worker_by_id(0));
+        assert!(!idle.unpark_worker_by_id(0));
+    }
+}

@@ -1,0 +1,211 @@
+//! The multi-thread work-stealing scheduler.
+//!
+//! Each worker thread owns a `Core`: a local run queue (a crossbeam-deque
+//! worker end, stealable from the other end), a LIFO slot that other
+//! workers may also take from, and its tick. Tasks woken on a worker go to
+//! its LIFO slot (the woken task often shares the waker's data, still in
+//! cache); older work goes to the back of the local queue. Work from outside
+//! the pool enters through the injector. A worker with nothing to run
+//! steals half of a random victim's queue, and parks when there is nothing
+//! anywhere; `idle.rs` decides who to wake.
+
+mod idle;
+mod park;
+mod worker;
+
+pub(crate) use worker::{block_in_place, Context};
+
+use super::Common;
+use crate::runtime::driver::Driver;
+use crate::task::list::OwnedTasks;
+use crate::task::{Id, JoinHandle, Notified, Schedule, Task};
+use crossbeam_deque::Injector;
+use idle::Idle;
+use park::{Parker, SharedDriver};
+use std::future::Future;
+use std::io;
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+use std::sync::{Arc, Condvar, Mutex};
+use worker::{Core, Remote};
+
+/// The pool's shared half; `Arc<Handle>` is what tasks hold.
+pub(crate) struct Handle {
+    pub(crate) common: Common,
+    shared: Shared,
+}
+
+struct Shared {
+    remotes: Box<[Remote]>,
+    injector: Injector<Notified<Arc<Handle>>>,
+    /// Set once shutdown began; pushes to the injector after this drain it.
+    closed: AtomicBool,
+    owned: OwnedTasks<Arc<Handle>>,
+    idle: Idle,
+    driver: Arc<SharedDriver>,
+    /// Cores handed back by exiting workers; the last one in cleans up.
+    shutdown_cores: Mutex<Vec<Core>>,
+    /// Signalled when every core came back and cleanup is done.
+    finished: (Mutex<bool>, Condvar),
+    /// Worker threads to spawn per thread name (names come from the builder).
+    thread_config: ThreadConfig,
+    live_threads: AtomicUsize,
+}
+
+pub(crate) struct ThreadConfig {
+    pub(crate) name: Arc<dyn Fn() -> String + Send + Sync>,
+    pub(crate) stack_size: Option<usize>,
+    pub(crate) after_start: Option<crate::runtime::Callback>,
+    pub(crate) before_stop: Option<crate::runtime::Callback>,
+}
+
+impl Handle {
+    /// Builds the pool and starts its worker threads.
+    pub(crate) fn new(
+        common: Common,
+        driver: Box<dyn Driver>,
+        num_workers: usize,
+        thread_config: ThreadConfig,
+    ) -> io::Result<Arc<Handle>> {
+        let driver = Arc::new(SharedDriver::new(driver));
+        let mut cores = Vec::with_capacity(num_workers);
+        let mut remotes = Vec::with_capacity(num_workers);
+        for index in 0..num_workers {
+            let parker = Parker::new(driver.clone());
+            let (core, remote) = Core::new(index, parker, &common);
+            cores.push(core);
+            remotes.push(remote);
+        }
+        let handle = Arc::new(Handle {
+            shared: Shared {
+                remotes: remotes.into_boxed_slice(),
+                injector: Injector::new(),
+                closed: AtomicBool::new(false),
+                owned: OwnedTasks::new(num_workers * 4),
+                idle: Idle::new(num_workers),
+                driver,
+                shutdown_cores: Mutex::new(Vec::with_capacity(num_workers)),
+                finished: (Mutex::new(false), Condvar::new()),
+                thread_config,
+                live_threads: AtomicUsize::new(0),
+            },
+            common,
+        });
+        for core in cores {
+            if let Err(error) = worker::launch(&handle, core) {
+                // Stop the workers that did start before reporting.
+                handle.shutdown();
+                return Err(error);
+            }
+        }
+        Ok(handle)
+    }
+
+    #[track_caller]
+    pub(crate) fn spawn<F>(me: &Arc<Handle>, future: F, id: Id) -> JoinHandle<F::Output>
+    where
+        F: Future + Send + 'static,
+        F::Output: Send + 'static,
+    {
+        let (join, notified) = me.shared.owned.bind(future, me.clone(), id);
+        if let Some(notified) = notified {
+            worker::schedule_task(me, notified, false);
+        }
+        join
+    }
+
+    /// Number of worker threads.
+    pub(crate) fn num_workers(&self) -> usize {
+        self.shared.remotes.len()
+    }
+
+    /// Number of live tasks.
+    pub(crate) fn num_alive_tasks(&self) -> usize {
+        self.shared.owned.len()
+    }
+
+    /// Starts shutdown: cancels tasks and wakes every worker so that they
+    /// exit. Safe to call more than once.
+    pub(crate) fn shutdown(&self) {
+        if self.shared.closed.swap(true, Ordering::AcqRel) {
+            return;
+        }
+        self.shared.owned.close_and_shutdown_all();
+        for index in 0..self.shared.remotes.len() {
+            self.shared.idle.unpark_worker_by_id(index);
+            self.shared.remotes[index].unpark();
+        }
+    }
+
+    /// Waits until every worker has exited and cleanup is done, or until
+    /// `timeout` elapses. Returns whether it finished.
+    pub(crate) fn wait_for_workers(&self, timeout: Option<std::time::Duration>) -> bool {
+        let (lock, condvar) = &self.shared.finished;
+        let mut done = lock.lock().unwrap_or_else(|e| e.into_inner());
+        let deadline = timeout.map(|t| std::time::Instant::now() + t);
+        while !*done {
+            done = match deadline {
+                None => condvar.wait(done).unwrap_or_else(|e| e.into_inner()),
+                Some(deadline) => {
+                    let now = std::time::Instant::now();
+                    if now >= deadline {
+                        return false;
+                    }
+                    condvar
+                        .wait_timeout(done, deadline - now)
+                        .unwrap_or_else(|e| e.into_inner())
+                        .0
+                }
+            };
+        }
+        true
+    }
+
+    fn push_remote(&self, task: Notified<Arc<Handle>>) {
+        self.shared.injector.push(task);
+        if self.shared.closed.load(Ordering::Acquire) {
+            // Shutdown already drained (or is draining) the injector: drop
+            // what we pushed ourselves so no reference is stranded.
+            self.drain_injector();
+            return;
+        }
+        self.notify_parked();
+    }
+
+    fn drain_injector(&self) {
+        loop {
+            match self.shared.injector.steal() {
+                crossbeam_deque::Steal::Success(task) => drop(task),
+                crossbeam_deque::Steal::Empty => return,
+                crossbeam_deque::Steal::Retry => continue,
+            }
+        }
+    }
+
+    /// Wakes a parked worker if nobody is searching.
+    fn notify_parked(&self) {
+        if let Some(index) = self.shared.idle.worker_to_notify() {
+            self.shared.remotes[index].unpark();
+        }
+    }
+}
+
+impl Schedule for Arc<Handle> {
+    fn release(&self, task: &Task<Self>) -> Option<Task<Self>> {
+        self.shared.owned.remove(task)
+    }
+
+    fn schedule(&self, task: Notified<Self>) {
+        worker::schedule_task(self, task, false);
+    }
+
+    fn yield_now(&self, task: Notified<Self>) {
+        worker::schedule_task(self, task, true);
+    }
+
+    fn unhandled_panic(&self) {
+        if let crate::runtime::UnhandledPanic::ShutdownRuntime = self.common.config.unhandled_panic
+        {
+            self.shutdown();
+        }
+    }
+}

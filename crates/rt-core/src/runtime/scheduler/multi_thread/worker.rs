@@ -1,0 +1,486 @@
+//! A worker thread: its `Core`, its loop, and how tasks reach it.
+//!
+//! The loop, per tick: every `event_interval` ticks poll the driver without
+//! blocking; take the next task (the injector first every
+//! `global_queue_interval` ticks, so outside work is not starved; otherwise
+//! the LIFO slot, then the local queue, then the injector); failing that,
+//! steal; failing that, park.
+//!
+//! The LIFO slot lives in the worker's shared `Remote`, so that a task put
+//! there is not stranded when its worker is stuck in a long poll: searching
+//! workers take it after they found nothing in the queues.
+
+use super::{Handle, Parker};
+use crate::runtime::{context, scheduler};
+use crate::task::{coop, Header, Notified};
+use crate::util::rng::FastRand;
+use crossbeam_deque::{Steal, Stealer, Worker as Deque};
+use std::cell::RefCell;
+use std::io;
+use std::ptr::{self, NonNull};
+use std::sync::atomic::{AtomicPtr, Ordering};
+use std::sync::Arc;
+
+type Task = Notified<Arc<Handle>>;
+
+/// Polls of LIFO-slot tasks in a row before the slot is bypassed for the
+/// rest of the tick, so two tasks waking each other cannot starve the queue.
+const MAX_LIFO_POLLS_PER_TICK: usize = 3;
+
+/// A worker's run state, owned by the thread running it.
+pub(crate) struct Core {
+    index: usize,
+    tick: u32,
+    local: Deque<Task>,
+    lifo_enabled: bool,
+    is_searching: bool,
+    is_shutdown: bool,
+    parker: Parker,
+    rand: FastRand,
+}
+
+/// What other threads may reach of a worker.
+pub(crate) struct Remote {
+    stealer: Stealer<Task>,
+    lifo: LifoSlot,
+    parker: Parker,
+}
+
+/// The driving thread's context.
+pub(crate) struct Context {
+    handle: Arc<Handle>,
+    core: RefCell<Option<Box<Core>>>,
+}
+
+/// A one-task slot that the owner and thieves both take from with a swap,
+/// so exactly one of them gets a given task.
+struct LifoSlot {
+    task: AtomicPtr<Header>,
+}
+
+impl LifoSlot {
+    fn new() -> LifoSlot {
+        LifoSlot {
+            task: AtomicPtr::new(ptr::null_mut()),
+        }
+    }
+
+    /// Puts `task` in the slot and returns the task it displaced.
+    fn put(&self, task: Task) -> Option<Task> {
+        let raw = task.into_raw().as_ptr();
+        let prev = self.task.swap(raw, Ordering::AcqRel);
+        // SAFETY: non-null pointers in the slot came from `into_raw`.
+        NonNull::new(prev).map(|p| unsafe { Notified::from_raw(p) })
+    }
+
+    fn take(&self) -> Option<Task> {
+        if self.task.load(Ordering::Relaxed).is_null() {
+            return None;
+        }
+        let prev = self.task.swap(ptr::null_mut(), Ordering::AcqRel);
+        // SAFETY: as in `put`.
+        NonNull::new(prev).map(|p| unsafe { Notified::from_raw(p) })
+    }
+
+    fn is_empty(&self) -> bool {
+        self.task.load(Ordering::Acquire).is_null()
+    }
+}
+
+impl Drop for LifoSlot {
+    fn drop(&mut self) {
+        drop(self.take());
+    }
+}
+
+impl Core {
+    pub(super) fn new(
+        index: usize,
+        parker: Parker,
+        common: &scheduler::Common,
+    ) -> (Box<Core>, Remote) {
+        let local = Deque::new_fifo();
+        let remote = Remote {
+            stealer: local.stealer(),
+            lifo: LifoSlot::new(),
+            parker: parker.clone(),
+        };
+        let core = Box::new(Core {
+            index,
+            tick: 0,
+            local,
+            lifo_enabled: true,
+            is_searching: false,
+            is_shutdown: false,
+            parker,
+            rand: FastRand::from_seed(common.seed_generator.next_seed()),
+        });
+        (core, remote)
+    }
+
+    fn has_local_work(&self, handle: &Handle) -> bool {
+        !self.local.is_empty() || !handle.shared.remotes[self.index].lifo.is_empty()
+    }
+
+    fn next_task(&mut self, handle: &Handle) -> Option<Task> {
+        let config = &handle.common.config;
+        if self.tick % config.global_queue_interval == 0 {
+            if let Some(task) = steal_one(&handle.shared.injector) {
+                return Some(task);
+            }
+        }
+        if let Some(task) = handle.shared.remotes[self.index].lifo.take() {
+            return Some(task);
+        }
+        if let Some(task) = self.local.pop() {
+            return Some(task);
+        }
+        loop {
+            match handle.shared.injector.steal_batch_and_pop(&self.local) {
+                Steal::Success(task) => return Some(task),
+                Steal::Empty => return None,
+                Steal::Retry => continue,
+            }
+        }
+    }
+
+    /// Looks for work elsewhere: other workers' queues (half of each, from a
+    /// random victim on), the injector, then stranded LIFO tasks.
+    fn steal_work(&mut self, handle: &Handle) -> Option<Task> {
+        if !self.is_searching {
+            if !handle.shared.idle.transition_to_searching() {
+                return None;
+            }
+            self.is_searching = true;
+        }
+        let remotes = &handle.shared.remotes;
+        let n = remotes.len();
+        let start = self.rand.fastrand_n(n as u32) as usize;
+        for _attempt in 0..3 {
+            let mut retry = false;
+            for i in 0..n {
+                let victim = (start + i) % n;
+                if victim == self.index {
+                    continue;
+                }
+                match remotes[victim].stealer.steal_batch_and_pop(&self.local) {
+                    Steal::Success(task) => return Some(task),
+                    Steal::Retry => retry = true,
+                    Steal::Empty => {}
+                }
+            }
+            match handle.shared.injector.steal_batch_and_pop(&self.local) {
+                Steal::Success(task) => return Some(task),
+                Steal::Retry => retry = true,
+                Steal::Empty => {}
+            }
+            if !retry {
+                break;
+            }
+        }
+        for i in 0..n {
+            let victim = (start + i) % n;
+            if victim != self.index {
+                if let Some(task) = remotes[victim].lifo.take() {
+                    return Some(task);
+                }
+            }
+        }
+        None
+    }
+
+    fn transition_from_searching(&mut self, handle: &Handle) {
+        if !self.is_searching {
+            return;
+        }
+        self.is_searching = false;
+        if handle.shared.idle.transition_from_searching() {
+            // The last searcher found work: there may be more, so wake
+            // another worker to keep looking.
+            handle.notify_parked();
+        }
+    }
+}
+
+fn steal_one(injector: &crossbeam_deque::Injector<Task>) -> Option<Task> {
+    loop {
+        match injector.steal() {
+            Steal::Success(task) => return Some(task),
+            Steal::Empty => return None,
+            Steal::Retry => continue,
+        }
+    }
+}
+
+impl Remote {
+    pub(super) fn unpark(&self) {
+        self.parker.unpark();
+    }
+}
+
+/// Starts a thread that runs `core` as a worker.
+pub(super) fn launch(handle: &Arc<Handle>, core: Box<Core>) -> io::Result<()> {
+    let config = &handle.shared.thread_config;
+    let mut builder = std::thread::Builder::new().name((config.name)());
+    if let Some(size) = config.stack_size {
+        builder = builder.stack_size(size);
+    }
+    let handle = handle.clone();
+    handle.shared.live_threads.fetch_add(1, Ordering::Relaxed);
+    let spawned = builder.spawn({
+        let handle = handle.clone();
+        move || {
+            if let Some(f) = &handle.shared.thread_config.after_start {
+                f();
+            }
+            run(handle.clone(), core);
+            if let Some(f) = &handle.shared.thread_config.before_stop {
+                f();
+            }
+            handle.shared.live_threads.fetch_sub(1, Ordering::Relaxed);
+        }
+    });
+    if spawned.is_err() {
+        handle.shared.live_threads.fetch_sub(1, Ordering::Relaxed);
+    }
+    spawned.map(drop)
+}
+
+fn run(handle: Arc<Handle>, core: Box<Core>) {
+    let rt = scheduler::Handle::MultiThread(handle.clone());
+    let _enter = context::enter_runtime(&rt, true);
+    let cx = scheduler::Context::MultiThread(Context {
+        handle: handle.clone(),
+        core: RefCell::new(None),
+    });
+    context::set_scheduler(&cx, || {
+        let scheduler::Context::MultiThread(cx) = &cx else {
+            unreachable!()
+        };
+        // `Err` means `block_in_place` handed the core to another thread,
+        // which now runs this worker; this thread is done.
+        if let Ok(core) = cx.run(core) {
+            shutdown_core(&handle, *core);
+        }
+    });
+}
+
+impl Context {
+    fn run(&self, mut core: Box<Core>) -> Result<Box<Core>, ()> {
+        let handle = &self.handle;
+        let config = &handle.common.config;
+        while !core.is_shutdown {
+            core.tick = core.tick.wrapping_add(1);
+            if core.tick % config.event_interval == 0 {
+                core = self.maintenance(core);
+                continue;
+            }
+            if let Some(task) = core.next_task(handle) {
+                core = self.run_task(task, core)?;
+                continue;
+            }
+            if let Some(task) = core.steal_work(handle) {
+                core = self.run_task(task, core)?;
+                continue;
+            }
+            core = self.park(core);
+        }
+        Ok(core)
+    }
+
+    fn run_task(&self, task: Task, mut core: Box<Core>) -> Result<Box<Core>, ()> {
+        let handle = &self.handle;
+        let task = handle.shared.owned.assert_owner(task);
+        core.transition_from_searching(handle);
+        core.lifo_enabled = true;
+        *self.core.borrow_mut() = Some(core);
+        coop::with_budget(handle.common.config.budget, || {
+            task.run();
+            let mut lifo_polls = 0;
+            loop {
+                // `None`: a `block_in_place` inside the poll took the core.
+                let mut core = self.core.borrow_mut().take().ok_or(())?;
+                let Some(task) = handle.shared.remotes[core.index].lifo.take() else {
+                    return Ok(core);
+                };
+                if !coop::has_budget_remaining() {
+                    // Out of budget: the LIFO task waits its turn in the
+                    // queue, where others can steal it.
+                    core.local.push(task);
+                    handle.notify_parked();
+                    return Ok(core);
+                }
+                lifo_polls += 1;
+                if lifo_polls >= MAX_LIFO_POLLS_PER_TICK {
+                    core.lifo_enabled = false;
+                }
+                let task = handle.shared.owned.assert_owner(task);
+                *self.core.borrow_mut() = Some(core);
+                task.run();
+            }
+        })
+    }
+
+    /// Polls the driver without blocking and notices shutdown.
+    fn maintenance(&self, core: Box<Core>) -> Box<Core> {
+        let mut core = self.park_with(core, Some(std::time::Duration::ZERO));
+        if self.handle.shared.closed.load(Ordering::Acquire) {
+            core.is_shutdown = true;
+        }
+        core
+    }
+
+    fn park(&self, mut core: Box<Core>) -> Box<Core> {
+        let handle = &self.handle;
+        if core.has_local_work(handle) {
+            return core;
+        }
+        if handle
+            .shared
+            .idle
+            .transition_to_parked(core.index, core.is_searching)
+        {
+            // We were the last searcher: make sure nothing was left behind.
+            notify_if_work_pending(handle, core.index);
+        }
+        core.is_searching = false;
+        let config = &handle.common.config;
+        loop {
+            if let Some(f) = &config.before_park {
+                f();
+            }
+            core = self.park_with(core, None);
+            if let Some(f) = &config.after_unpark {
+                f();
+            }
+            if handle.shared.closed.load(Ordering::Acquire) {
+                core.is_shutdown = true;
+                handle.shared.idle.unpark_worker_by_id(core.index);
+                return core;
+            }
+            if !handle.shared.idle.is_parked(core.index) {
+                // Woken to look for work, and counted as searching.
+                core.is_searching = true;
+                return core;
+            }
+            if core.has_local_work(handle) {
+                // The driver woke tasks onto this worker.
+                handle.shared.idle.unpark_worker_by_id(core.index);
+                return core;
+            }
+            // Spurious wake-up: still on the sleeper list.
+        }
+    }
+
+    /// Parks with the core back in the context, so that wakers fired by the
+    /// driver schedule onto this worker.
+    fn park_with(&self, core: Box<Core>, timeout: Option<std::time::Duration>) -> Box<Core> {
+        let parker = core.parker.clone();
+        *self.core.borrow_mut() = Some(core);
+        parker.park(timeout);
+        self.core
+            .borrow_mut()
+            .take()
+            .expect("core missing from its context after park")
+    }
+}
+
+fn notify_if_work_pending(handle: &Handle, me: usize) {
+    let remotes = &handle.shared.remotes;
+    let pending = remotes
+        .iter()
+        .enumerate()
+        .any(|(i, r)| i != me && (!r.stealer.is_empty() || !r.lifo.is_empty()))
+        || !handle.shared.injector.is_empty();
+    if pending {
+        handle.notify_parked();
+    }
+}
+
+/// Routes a woken or spawned task: onto the current worker when called from
+/// one of this pool's workers, otherwise through the injector.
+pub(super) fn schedule_task(handle: &Arc<Handle>, task: Task, is_yield: bool) {
+    let task = context::with_scheduler(|cx| {
+        if let Some(scheduler::Context::MultiThread(cx)) = cx {
+            if Arc::ptr_eq(&cx.handle, handle) {
+                if let Some(core) = cx.core.borrow_mut().as_mut() {
+                    schedule_local(handle, core, task, is_yield);
+                    return None;
+                }
+            }
+        }
+        Some(task)
+    });
+    if let Some(task) = task {
+        handle.push_remote(task);
+    }
+}
+
+fn schedule_local(handle: &Handle, core: &mut Core, task: Task, is_yield: bool) {
+    if handle.shared.closed.load(Ordering::Acquire) {
+        // Shutdown cancelled every task; this reference is stale.
+        drop(task);
+        return;
+    }
+    if is_yield || !core.lifo_enabled {
+        core.local.push(task);
+    } else if let Some(prev) = handle.shared.remotes[core.index].lifo.put(task) {
+        core.local.push(prev);
+    }
+    // Others may take from our queue or slot; wake one if nobody searches.
+    handle.notify_parked();
+}
+
+/// A worker hands its core back at shutdown; the last one in drains every
+/// queue and shuts the driver down.
+fn shutdown_core(handle: &Handle, core: Core) {
+    // Tasks bound while shutdown began are cancelled here.
+    handle.shared.owned.close_and_shutdown_all();
+    let mut cores = handle
+        .shared
+        .shutdown_cores
+        .lock()
+        .unwrap_or_else(|e| e.into_inner());
+    cores.push(core);
+    if cores.len() != handle.shared.remotes.len() {
+        return;
+    }
+    for core in cores.drain(..) {
+        while let Some(task) = core.local.pop() {
+            drop(task);
+        }
+    }
+    drop(cores);
+    for remote in handle.shared.remotes.iter() {
+        drop(remote.lifo.take());
+    }
+    handle.drain_injector();
+    handle.shared.driver.shutdown();
+    let (lock, condvar) = &handle.shared.finished;
+    *lock.lock().unwrap_or_else(|e| e.into_inner()) = true;
+    condvar.notify_all();
+}
+
+/// Runs blocking code on a worker thread after handing the worker's core
+/// to a fresh thread, so the other tasks of this worker keep running.
+pub(crate) fn block_in_place<F: FnOnce() -> R, R>(f: F) -> R {
+    use context::EnterRuntime;
+    match context::runtime_entered() {
+        EnterRuntime::NotEntered => return f(),
+        EnterRuntime::Entered {
+            allow_block_in_place: false,
+        } => panic!("can call blocking only when running on the multi-threaded runtime"),
+        EnterRuntime::Entered { .. } => {}
+    }
+    context::with_scheduler(|cx| {
+        if let Some(scheduler::Context::MultiThread(cx)) = cx {
+            if let Some(core) = cx.core.borrow_mut().take() {
+                if let Err(error) = launch(&cx.handle, core) {
+                    panic!("OS can't spawn worker thread: {error}");
+                }
+            }
+        }
+    });
+    let _exit = context::exit_runtime();
+    coop::with_unconstrained(f)
+}

@@ -1,0 +1,265 @@
+//! The multi-thread runtime as a user meets it.
+
+use rt_core::runtime::{Builder, Runtime, RuntimeFlavor};
+use rt_core::task;
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::{mpsc, Arc, Barrier};
+
+fn rt(workers: usize) -> Runtime {
+    Builder::new_multi_thread()
+        .worker_threads(workers)
+        .build()
+        .unwrap()
+}
+
+#[test]
+fn spawn_and_join_across_workers() {
+    let rt = rt(4);
+    assert_eq!(rt.handle().runtime_flavor(), RuntimeFlavor::MultiThread);
+    let total = rt.block_on(async {
+        let handles: Vec<_> = (0..10_000u64)
+            .map(|i| rt_core::spawn(async move { i }))
+            .collect();
+        let mut total = 0;
+        for h in handles {
+            total += h.await.unwrap();
+        }
+        total
+    });
+    assert_eq!(total, 9_999 * 10_000 / 2);
+}
+
+#[test]
+fn tasks_spawned_from_many_threads_complete_once() {
+    let rt = rt(4);
+    let count = Arc::new(AtomicUsize::new(0));
+    let (tx, rx) = mpsc::channel();
+    let threads: Vec<_> = (0..4)
+        .map(|_| {
+            let handle = rt.handle().clone();
+            let count = count.clone();
+            let tx = tx.clone();
+            std::thread::spawn(move || {
+                for _ in 0..25_000 {
+                    let count = count.clone();
+                    let tx = tx.clone();
+                    drop(handle.spawn(async move {
+                        if count.fetch_add(1, Ordering::SeqCst) + 1 == 100_000 {
+                            tx.send(()).unwrap();
+                        }
+                    }));
+                }
+            })
+        })
+        .collect();
+    for t in threads {
+        t.join().unwrap();
+    }
+    rx.recv().unwrap();
+    assert_eq!(count.load(Ordering::SeqCst), 100_000);
+}
+
+#[test]
+fn ping_pong_chains() {
+    let rt = rt(3);
+    rt.block_on(async {
+        let mut handles = Vec::new();
+        for _ in 0..20 {
+            handles.push(rt_core::spawn(async {
+                // A chain of tasks, each spawning the next from its worker.
+                fn step(n: u32) -> task::JoinHandle<u32> {
+                    rt_core::spawn(async move {
+                        if n == 0 {
+                            0
+                        } else {
+                            step(n - 1).await.unwrap() + 1
+                        }
+                    })
+                }
+                step(100).await.unwrap()
+            }));
+        }
+        for h in handles {
+            assert_eq!(h.await.unwrap(), 100);
+        }
+    });
+}
+
+#[test]
+fn yielding_tasks_all_finish() {
+    let rt = rt(2);
+    rt.block_on(async {
+        let handles: Vec<_> = (0..50)
+            .map(|_| {
+                rt_core::spawn(async {
+                    for _ in 0..200 {
+                        task::yield_now().await;
+                    }
+                })
+            })
+            .collect();
+        for h in handles {
+            h.await.unwrap();
+        }
+    });
+}
+
+#[test]
+fn spawn_storm_with_aborts() {
+    let rt = rt(4);
+    rt.block_on(async {
+        let mut handles = Vec::new();
+        for i in 0..5_000 {
+            let h = rt_core::spawn(async move {
+                task::yield_now().await;
+                i
+            });
+            if i % 3 == 0 {
+                h.abort();
+            }
+            handles.push((i, h));
+        }
+        for (i, h) in handles {
+            match h.await {
+                Ok(v) => assert_eq!(v, i),
+                Err(e) => assert!(e.is_cancelled() && i % 3 == 0),
+            }
+        }
+    });
+}
+
+#[test]
+fn block_in_place_lets_other_tasks_run() {
+    let rt = rt(2);
+    rt.block_on(async {
+        let (tx, rx) = mpsc::channel::<()>();
+        let blocker = rt_core::spawn(async move {
+            task::block_in_place(move || rx.recv().unwrap());
+            "unblocked"
+        });
+        // Another task on the pool must still run while the blocker waits.
+        let helper = rt_core::spawn(async move {
+            task::yield_now().await;
+            tx.send(()).unwrap();
+        });
+        helper.await.unwrap();
+        assert_eq!(blocker.await.unwrap(), "unblocked");
+    });
+}
+
+#[test]
+#[should_panic(expected = "can call blocking only when running on the multi-threaded runtime")]
+fn block_in_place_on_current_thread_panics() {
+    let rt = Builder::new_current_thread().build().unwrap();
+    rt.block_on(async { task::block_in_place(|| ()) });
+}
+
+#[test]
+fn lifo_task_is_not_stranded_behind_a_long_poll() {
+    // A task schedules another (into its worker's LIFO slot), then blocks
+    // its thread until that other task has run. Another worker must take
+    // the stranded task.
+    let rt = rt(2);
+    rt.block_on(async {
+        rt_core::spawn(async {
+            let (tx, rx) = mpsc::channel::<()>();
+            let _inner = rt_core::spawn(async move {
+                tx.send(()).unwrap();
+            });
+            // Blocks this worker without yielding, like a long poll.
+            rx.recv_timeout(std::time::Duration::from_secs(30))
+                .expect("the LIFO task ran on another worker");
+        })
+        .await
+        .unwrap();
+    });
+}
+
+#[test]
+fn tasks_that_wake_themselves() {
+    let rt = rt(2);
+    rt.block_on(async {
+        let handles: Vec<_> = (0..10)
+            .map(|_| {
+                rt_core::spawn(async {
+                    let mut n = 0;
+                    std::future::poll_fn(|cx| {
+                        n += 1;
+                        if n == 1000 {
+                            std::task::Poll::Ready(())
+                        } else {
+                            cx.waker().wake_by_ref();
+                            std::task::Poll::Pending
+                        }
+                    })
+                    .await
+                })
+            })
+            .collect();
+        for h in handles {
+            h.await.unwrap();
+        }
+    });
+}
+
+#[test]
+fn dropping_runtime_drops_every_future_once() {
+    struct Guard(Arc<AtomicUsize>);
+    impl Drop for Guard {
+        fn drop(&mut self) {
+            self.0.fetch_add(1, Ordering::SeqCst);
+        }
+    }
+    let dropped = Arc::new(AtomicUsize::new(0));
+    let rt = rt(3);
+    let barrier = Arc::new(Barrier::new(2));
+    for _ in 0..1000 {
+        let g = Guard(dropped.clone());
+        drop(rt.spawn(async move {
+            let _g = g;
+            std::future::pending::<()>().await;
+        }));
+    }
+    let b = barrier.clone();
+    drop(rt.spawn(async move {
+        b.wait();
+    }));
+    barrier.wait();
+    drop(rt);
+    assert_eq!(dropped.load(Ordering::SeqCst), 1000);
+}
+
+#[test]
+fn shutdown_timeout_returns_with_stuck_blocking_task() {
+    let rt = rt(2);
+    let (tx, rx) = mpsc::channel::<()>();
+    let started = Arc::new(Barrier::new(2));
+    let s = started.clone();
+    drop(rt.spawn_blocking(move || {
+        s.wait();
+        let _ = rx.recv();
+    }));
+    started.wait();
+    let before = std::time::Instant::now();
+    rt.shutdown_timeout(std::time::Duration::from_millis(50));
+    assert!(before.elapsed() < std::time::Duration::from_secs(5));
+    tx.send(()).unwrap();
+}
+
+#[test]
+#[should_panic(expected = "Worker threads cannot be set to 0")]
+fn zero_workers_panics() {
+    Builder::new_multi_thread().worker_threads(0);
+}
+
+#[test]
+fn handle_block_on_from_outside_thread() {
+    let rt = rt(2);
+    let handle = rt.handle().clone();
+    let v = std::thread::spawn(move || {
+        handle.block_on(async { rt_core::spawn(async { 5 }).await.unwrap() })
+    })
+    .join()
+    .unwrap();
+    assert_eq!(v, 5);
+}
