@@ -1,13 +1,15 @@
 //! Leak checks with a counting global allocator: tasks, once joined or
 //! cancelled, give back every byte they took.
 //!
-//! The allocator counts every live allocation in the process, so this file
-//! holds a single `#[test]`: a second test running on another thread would
-//! allocate inside the measured window.
+//! Only allocations made on a thread that opted in (the one running the
+//! checks) are counted, so the test harness's own threads cannot disturb the
+//! numbers. Every scenario runs a current-thread runtime without blocking
+//! work, so all its memory is allocated and freed on that thread.
 
 use rt_core::runtime::{Builder, Runtime};
 use rt_core::task;
 use std::alloc::{GlobalAlloc, Layout, System};
+use std::cell::Cell;
 use std::future::Future;
 use std::sync::atomic::{AtomicIsize, AtomicUsize, Ordering};
 use std::sync::Arc;
@@ -20,6 +22,23 @@ struct Counting;
 static LIVE_ALLOCS: AtomicIsize = AtomicIsize::new(0);
 static LIVE_BYTES: AtomicIsize = AtomicIsize::new(0);
 
+thread_local! {
+    /// Whether this thread's allocations are counted. A `const` `Cell`
+    /// needs no lazy initialisation, so reading it never allocates.
+    static COUNTED: Cell<bool> = const { Cell::new(false) };
+}
+
+fn counted() -> bool {
+    COUNTED.try_with(Cell::get).unwrap_or(false)
+}
+
+fn record(allocs: isize, bytes: isize) {
+    if counted() {
+        LIVE_ALLOCS.fetch_add(allocs, Ordering::SeqCst);
+        LIVE_BYTES.fetch_add(bytes, Ordering::SeqCst);
+    }
+}
+
 // SAFETY: every call is forwarded unchanged to `System`, which upholds the
 // `GlobalAlloc` contract; the counters have no effect on the memory.
 unsafe impl GlobalAlloc for Counting {
@@ -27,8 +46,7 @@ unsafe impl GlobalAlloc for Counting {
         // SAFETY: same contract as ours, passed on.
         let ptr = unsafe { System.alloc(layout) };
         if !ptr.is_null() {
-            LIVE_ALLOCS.fetch_add(1, Ordering::SeqCst);
-            LIVE_BYTES.fetch_add(layout.size() as isize, Ordering::SeqCst);
+            record(1, layout.size() as isize);
         }
         ptr
     }
@@ -37,8 +55,7 @@ unsafe impl GlobalAlloc for Counting {
         // SAFETY: same contract as ours, passed on.
         let ptr = unsafe { System.alloc_zeroed(layout) };
         if !ptr.is_null() {
-            LIVE_ALLOCS.fetch_add(1, Ordering::SeqCst);
-            LIVE_BYTES.fetch_add(layout.size() as isize, Ordering::SeqCst);
+            record(1, layout.size() as isize);
         }
         ptr
     }
@@ -47,15 +64,14 @@ unsafe impl GlobalAlloc for Counting {
         // SAFETY: `ptr` was allocated by `System` with `layout` (we only
         // ever hand out `System` pointers).
         unsafe { System.dealloc(ptr, layout) };
-        LIVE_ALLOCS.fetch_sub(1, Ordering::SeqCst);
-        LIVE_BYTES.fetch_sub(layout.size() as isize, Ordering::SeqCst);
+        record(-1, -(layout.size() as isize));
     }
 
     unsafe fn realloc(&self, ptr: *mut u8, layout: Layout, new_size: usize) -> *mut u8 {
         // SAFETY: same contract as ours, passed on.
         let new = unsafe { System.realloc(ptr, layout, new_size) };
         if !new.is_null() {
-            LIVE_BYTES.fetch_add(new_size as isize - layout.size() as isize, Ordering::SeqCst);
+            record(0, new_size as isize - layout.size() as isize);
         }
         new
     }
@@ -197,9 +213,57 @@ fn dropping_a_runtime_with_pending_tasks_frees_everything() {
     assert_eq!(live(), before, "cancelled tasks leaked memory");
 }
 
+/// (c) A `JoinSet` owned by a task, with children that never finish, is
+/// torn down without a reference cycle when the runtime drops; and one that
+/// is joined to the end frees its entries.
+fn join_sets_leave_no_allocation() {
+    let drops = Arc::new(AtomicUsize::new(0));
+    let before = live();
+    let rt = rt();
+    let joined = rt.block_on(async {
+        let mut set = task::JoinSet::new();
+        for i in 0..1000usize {
+            set.spawn(async move {
+                task::yield_now().await;
+                i
+            });
+        }
+        let mut total = 0;
+        while let Some(res) = set.join_next().await {
+            total += res.unwrap();
+        }
+        total
+    });
+    assert_eq!(joined, (0..1000).sum::<usize>());
+
+    let guard_drops = drops.clone();
+    drop(rt.spawn(async move {
+        let mut set = task::JoinSet::new();
+        for _ in 0..100 {
+            let guard = DropGuard(guard_drops.clone());
+            set.spawn(async move {
+                let _guard = guard;
+                std::future::pending::<()>().await;
+            });
+        }
+        // Parks with its waker registered in the set.
+        set.join_next().await
+    }));
+    rt.block_on(async {
+        for _ in 0..4 {
+            task::yield_now().await;
+        }
+    });
+    drop(rt);
+    assert_eq!(drops.load(Ordering::SeqCst), 100);
+    assert_eq!(live(), before, "join sets leaked memory");
+}
+
 #[test]
 fn tasks_leave_no_live_allocations() {
+    COUNTED.with(|c| c.set(true));
     warm_up();
     spawned_and_joined_tasks_leave_no_allocation();
     dropping_a_runtime_with_pending_tasks_frees_everything();
+    join_sets_leave_no_allocation();
 }

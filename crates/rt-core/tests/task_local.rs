@@ -4,7 +4,7 @@ use rt_core::runtime::{Builder, Runtime};
 use rt_core::task::{self, AccessError};
 use std::cell::Cell;
 use std::future::Future;
-use std::pin::pin;
+use std::pin::{pin, Pin};
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{mpsc, Arc};
 use std::task::{Context, Poll, Wake, Waker};
@@ -276,4 +276,29 @@ fn keys_and_futures_have_debug() {
     let fut = NUMBER.scope(3, async {});
     assert!(format!("{fut:?}").contains("TaskLocalFuture"));
     let _: &task::futures::TaskLocalFuture<u32, _> = &fut;
+}
+
+rt_core::task_local! {
+    static SHARED: std::rc::Rc<u8>;
+}
+
+#[test]
+fn values_need_not_be_send() {
+    let value = std::rc::Rc::new(5u8);
+    let seen = SHARED.sync_scope(value.clone(), || SHARED.get());
+    assert_eq!(*seen, 5);
+    assert_eq!(std::rc::Rc::strong_count(&value), 2);
+}
+
+#[test]
+fn scope_future_is_unpin_when_the_inner_future_is() {
+    fn unpin<T: Unpin>(_: &T) {}
+    let fut = NUMBER.scope(1, std::future::ready(2));
+    unpin(&fut);
+    let mut fut = fut;
+    let waker = noop_waker();
+    assert_eq!(
+        Pin::new(&mut fut).poll(&mut Context::from_waker(&waker)),
+        Poll::Ready(2)
+    );
 }

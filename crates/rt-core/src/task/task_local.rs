@@ -11,7 +11,6 @@ use std::cell::RefCell;
 use std::error::Error;
 use std::fmt;
 use std::future::Future;
-use std::marker::PhantomPinned;
 use std::pin::Pin;
 use std::task::{Context, Poll};
 
@@ -125,7 +124,6 @@ impl<T: 'static> LocalKey<T> {
             key: self,
             value: Some(value),
             future: Some(future),
-            _pinned: PhantomPinned,
         }
     }
 
@@ -255,11 +253,14 @@ pub struct TaskLocalFuture<T: 'static, F> {
     key: &'static LocalKey<T>,
     /// The value, while it is not swapped into the thread-local.
     value: Option<T>,
-    /// `None` once the future completed.
+    /// `None` once the future completed. The only structurally pinned
+    /// field: it is polled through a pin and dropped in place.
     future: Option<F>,
-    /// `future` is pinned in place; the struct must not move once polled.
-    _pinned: PhantomPinned,
 }
+
+// Only `future` is pinned, so moving the wrapper is fine whenever moving the
+// future is; the value may move freely.
+impl<T: 'static, F: Unpin> Unpin for TaskLocalFuture<T, F> {}
 
 impl<T: 'static, F> TaskLocalFuture<T, F> {
     /// Takes the value out of the future, leaving the key unset for any
@@ -288,8 +289,8 @@ impl<T: 'static, F: Future> Future for TaskLocalFuture<T, F> {
     fn poll(self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<F::Output> {
         // SAFETY: `future` is structurally pinned: it is never moved out of
         // its place (only polled through a pin, or dropped there by setting
-        // the option to `None`), and `Self` is `!Unpin`. The other fields
-        // are not pinned.
+        // the option to `None`), and `Self` is `Unpin` only when `F` is. The
+        // other fields are not pinned.
         let this = unsafe { self.get_unchecked_mut() };
         let key = this.key;
         let future = &mut this.future;
