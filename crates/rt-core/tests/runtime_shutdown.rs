@@ -234,6 +234,37 @@ fn unhandled_panic_shutdown_runtime_makes_block_on_panic() {
 }
 
 #[test]
+#[ignore = "rt-core cancels the other tasks only when the runtime drops; tokio cancels them \
+            (and refuses new spawns) as soon as the panic is seen"]
+fn unhandled_panic_shutdown_runtime_cancels_the_other_tasks_at_once() {
+    let rt = Builder::new_current_thread()
+        .unhandled_panic(UnhandledPanic::ShutdownRuntime)
+        .build()
+        .unwrap();
+    let drops = Arc::new(AtomicUsize::new(0));
+    let guard = DropGuard(drops.clone());
+    let bystander = rt.spawn(async move {
+        let _guard = guard;
+        std::future::pending::<()>().await;
+    });
+    let res = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+        rt.block_on(async {
+            drop(rt_core::spawn(async { panic!("task boom") }));
+            loop {
+                task::yield_now().await;
+            }
+        })
+    }));
+    assert!(res.is_err());
+    assert_eq!(drops.load(Ordering::SeqCst), 1, "bystander still alive");
+    let late = rt.spawn(async { 1 });
+    rt.block_on(async {
+        assert!(bystander.await.unwrap_err().is_cancelled());
+        assert!(late.await.unwrap_err().is_cancelled());
+    });
+}
+
+#[test]
 fn unhandled_panic_ignore_keeps_running() {
     let rt = rt();
     let out = rt.block_on(async {

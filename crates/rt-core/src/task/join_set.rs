@@ -56,6 +56,9 @@ pub struct JoinSet<T> {
     /// nothing.
     ready: VecDeque<ReadyEntry>,
     shared: Arc<Shared>,
+    /// Handle polls made so far, for the tests that check the joining cost.
+    #[cfg(test)]
+    handle_polls: usize,
 }
 
 struct Slot<T> {
@@ -121,6 +124,8 @@ impl<T> JoinSet<T> {
                 ready: Mutex::new(VecDeque::new()),
                 waker: AtomicWaker::new(),
             }),
+            #[cfg(test)]
+            handle_polls: 0,
         }
     }
 
@@ -309,6 +314,10 @@ impl<T> JoinSet<T> {
             let Some(entry) = slot.entry.as_mut() else {
                 continue;
             };
+            #[cfg(test)]
+            {
+                self.handle_polls += 1;
+            }
             let mut cx = Context::from_waker(&entry.waker);
             let Poll::Ready(res) = Pin::new(&mut entry.handle).poll(&mut cx) else {
                 if !coop::has_budget_remaining() {
@@ -413,6 +422,9 @@ impl<T> Default for JoinSet<T> {
 impl<T> Drop for JoinSet<T> {
     fn drop(&mut self) {
         self.abort_all();
+        // Entry wakers may outlive the set (a blocking task still running);
+        // do not let them keep the awaiting task's waker alive meanwhile.
+        drop(self.shared.waker.take_waker());
     }
 }
 
@@ -453,5 +465,64 @@ where
         let mut set = JoinSet::new();
         set.extend(iter);
         set
+    }
+}
+
+#[cfg(all(test, not(loom)))]
+mod tests {
+    use super::*;
+    use crate::runtime::Builder;
+
+    #[test]
+    fn joining_polls_only_woken_entries() {
+        let rt = Builder::new_current_thread().build().unwrap();
+        rt.block_on(async {
+            let mut set = JoinSet::new();
+            for _ in 0..1000 {
+                set.spawn(std::future::pending::<u32>());
+            }
+            // The first call polls every new entry once, and finds none done.
+            assert!(set.try_join_next().is_none());
+            assert_eq!(set.handle_polls, 1000);
+
+            for round in 0..10u32 {
+                set.spawn(async move {
+                    crate::task::yield_now().await;
+                    round
+                });
+                let before = set.handle_polls;
+                assert_eq!(set.join_next().await.unwrap().unwrap(), round);
+                // The new entry once on insertion, once when it finished.
+                assert!(
+                    set.handle_polls - before <= 2,
+                    "{}",
+                    set.handle_polls - before
+                );
+            }
+            assert_eq!(set.len(), 1000);
+        });
+    }
+
+    #[test]
+    fn stale_wakes_of_a_reused_slot_are_skipped() {
+        let rt = Builder::new_current_thread().build().unwrap();
+        rt.block_on(async {
+            let mut set = JoinSet::new();
+            set.spawn(async { 1 });
+            assert_eq!(set.join_next().await.unwrap().unwrap(), 1);
+            // Slot 0 now has generation 1; a wake for generation 0 is stale.
+            set.shared.push_ready(ReadyEntry {
+                index: 0,
+                generation: 0,
+            });
+            set.spawn(std::future::pending::<u32>());
+            let before = set.handle_polls;
+            assert!(set.try_join_next().is_none());
+            assert_eq!(
+                set.handle_polls - before,
+                1,
+                "only the live entry is polled"
+            );
+        });
     }
 }
