@@ -32,19 +32,23 @@ mod error;
 mod harness;
 mod id;
 mod join;
+mod join_set;
 pub(crate) mod list;
 mod local;
 mod raw;
 mod spawn;
 mod state;
+mod task_local;
 mod waker;
 
 pub use abort::AbortHandle;
 pub use error::JoinError;
 pub use id::{id, try_id, Id};
 pub use join::JoinHandle;
+pub use join_set::JoinSet;
 pub use local::{spawn_local, LocalEnterGuard, LocalSet};
 pub use spawn::{block_in_place, spawn, spawn_blocking, yield_now};
+pub use task_local::{futures, AccessError, LocalKey, TaskLocalFuture};
 
 pub(crate) use self::core::Header;
 use raw::RawTask;
