@@ -124,6 +124,14 @@ impl LengthDelimitedCodec {
             raw.checked_add(adjustment as usize)
         }
         .ok_or_else(adjustment_overflow)?;
+        if len == 0 && b.skip_len() == 0 {
+            // Such a frame would leave its own header in place to be parsed
+            // again: an endless run of empty frames from one header.
+            return Err(io::Error::new(
+                io::ErrorKind::InvalidData,
+                "length-delimited frame would consume no bytes",
+            ));
+        }
         src.advance(b.skip_len());
         src.reserve(len.saturating_sub(src.len()));
         Ok(Some(len))
