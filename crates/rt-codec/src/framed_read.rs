@@ -4,6 +4,7 @@ use crate::framed_impl::{FramedImpl, ReadFrame, INITIAL_CAPACITY};
 use crate::Decoder;
 use bytes::BytesMut;
 use futures_core::Stream;
+use futures_sink::Sink;
 use rt_io::io::AsyncRead;
 use std::fmt;
 use std::pin::Pin;
@@ -120,6 +121,28 @@ impl<T: AsyncRead, D: Decoder> Stream for FramedRead<T, D> {
 
     fn poll_next(self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<Option<Self::Item>> {
         self.project().poll_next(cx)
+    }
+}
+
+/// A `FramedRead` over a transport that is also a sink passes items
+/// straight through to it.
+impl<T: Sink<I>, I, D> Sink<I> for FramedRead<T, D> {
+    type Error = T::Error;
+
+    fn poll_ready(self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<Result<(), T::Error>> {
+        self.get_pin_mut().poll_ready(cx)
+    }
+
+    fn start_send(self: Pin<&mut Self>, item: I) -> Result<(), T::Error> {
+        self.get_pin_mut().start_send(item)
+    }
+
+    fn poll_flush(self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<Result<(), T::Error>> {
+        self.get_pin_mut().poll_flush(cx)
+    }
+
+    fn poll_close(self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<Result<(), T::Error>> {
+        self.get_pin_mut().poll_close(cx)
     }
 }
 

@@ -3,6 +3,7 @@
 use crate::framed_impl::{FramedImpl, WriteFrame};
 use crate::Encoder;
 use bytes::BytesMut;
+use futures_core::Stream;
 use futures_sink::Sink;
 use rt_io::io::AsyncWrite;
 use std::fmt;
@@ -138,6 +139,16 @@ impl<T: AsyncWrite, I, E: Encoder<I>> Sink<I> for FramedWrite<T, E> {
 
     fn poll_close(self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<Result<(), E::Error>> {
         Sink::<I>::poll_close(self.project(), cx)
+    }
+}
+
+/// A `FramedWrite` over a transport that is also a stream passes its items
+/// straight through.
+impl<T: Stream, E> Stream for FramedWrite<T, E> {
+    type Item = T::Item;
+
+    fn poll_next(self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<Option<T::Item>> {
+        self.get_pin_mut().poll_next(cx)
     }
 }
 

@@ -322,3 +322,91 @@ fn accessors_reach_the_transport_and_codec() {
     let _: &BytesCodec = write.encoder();
     let _ = write.into_inner();
 }
+
+/// A transport that is readable and also a `Sink` and `Stream` of its own.
+struct Both {
+    data: &'static [u8],
+    sent: Vec<u8>,
+}
+
+impl AsyncRead for Both {
+    fn poll_read(
+        mut self: Pin<&mut Self>,
+        cx: &mut Context<'_>,
+        buf: &mut ReadBuf<'_>,
+    ) -> Poll<std::io::Result<()>> {
+        Pin::new(&mut self.data).poll_read(cx, buf)
+    }
+}
+
+impl rt_io::io::AsyncWrite for Both {
+    fn poll_write(
+        self: Pin<&mut Self>,
+        _cx: &mut Context<'_>,
+        buf: &[u8],
+    ) -> Poll<std::io::Result<usize>> {
+        Poll::Ready(Ok(buf.len()))
+    }
+
+    fn poll_flush(self: Pin<&mut Self>, _cx: &mut Context<'_>) -> Poll<std::io::Result<()>> {
+        Poll::Ready(Ok(()))
+    }
+
+    fn poll_shutdown(self: Pin<&mut Self>, _cx: &mut Context<'_>) -> Poll<std::io::Result<()>> {
+        Poll::Ready(Ok(()))
+    }
+}
+
+impl Sink<u8> for Both {
+    type Error = std::io::Error;
+
+    fn poll_ready(self: Pin<&mut Self>, _cx: &mut Context<'_>) -> Poll<std::io::Result<()>> {
+        Poll::Ready(Ok(()))
+    }
+
+    fn start_send(mut self: Pin<&mut Self>, item: u8) -> std::io::Result<()> {
+        self.sent.push(item);
+        Ok(())
+    }
+
+    fn poll_flush(self: Pin<&mut Self>, _cx: &mut Context<'_>) -> Poll<std::io::Result<()>> {
+        Poll::Ready(Ok(()))
+    }
+
+    fn poll_close(self: Pin<&mut Self>, _cx: &mut Context<'_>) -> Poll<std::io::Result<()>> {
+        Poll::Ready(Ok(()))
+    }
+}
+
+impl futures_core::Stream for Both {
+    type Item = u8;
+
+    fn poll_next(self: Pin<&mut Self>, _cx: &mut Context<'_>) -> Poll<Option<u8>> {
+        Poll::Ready(Some(42))
+    }
+}
+
+#[test]
+fn framed_read_forwards_sink_and_framed_write_forwards_stream() {
+    block_on(async {
+        let mut read = FramedRead::new(
+            Both {
+                data: b"line\n",
+                sent: Vec::new(),
+            },
+            LinesCodec::new(),
+        );
+        send(&mut read, 7u8).await.unwrap();
+        assert_eq!(read.get_ref().sent, [7]);
+        assert_eq!(next(&mut read).await.unwrap().unwrap(), "line");
+
+        let mut write = FramedWrite::new(
+            Both {
+                data: b"",
+                sent: Vec::new(),
+            },
+            LinesCodec::new(),
+        );
+        assert_eq!(next(&mut write).await, Some(42));
+    });
+}

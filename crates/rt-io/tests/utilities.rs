@@ -241,3 +241,40 @@ fn copy_bidirectional_rejects_zero_sized_buffers() {
         assert_eq!(err.kind(), ErrorKind::InvalidInput);
     });
 }
+
+#[test]
+fn chain_reads_one_reader_then_the_next() {
+    block_on(async {
+        let mut chained = (&b"ab"[..]).chain(&b"cd"[..]);
+        let mut out = Vec::new();
+        chained.read_to_end(&mut out).await.unwrap();
+        assert_eq!(out, b"abcd");
+
+        let mut lines = BufReader::new(&b"one\ntw"[..])
+            .chain(&b"o\nthree"[..])
+            .lines();
+        let mut got = Vec::new();
+        while let Some(line) = lines.next_line().await.unwrap() {
+            got.push(line);
+        }
+        assert_eq!(got, ["one", "two", "three"]);
+    });
+}
+
+#[test]
+fn buf_reader_seeks_relative_to_what_was_consumed() {
+    use rt_io::io::{AsyncSeekExt, SeekFrom};
+    block_on(async {
+        let mut reader = BufReader::with_capacity(4, std::io::Cursor::new(b"0123456789".to_vec()));
+        let mut two = [0u8; 2];
+        reader.read_exact(&mut two).await.unwrap();
+        assert_eq!(reader.buffer(), b"23", "two bytes still buffered");
+        assert_eq!(reader.stream_position().await.unwrap(), 2);
+        assert_eq!(reader.seek(SeekFrom::Current(3)).await.unwrap(), 5);
+        reader.read_exact(&mut two).await.unwrap();
+        assert_eq!(&two, b"56");
+        assert_eq!(reader.seek(SeekFrom::End(-1)).await.unwrap(), 9);
+        reader.read_exact(&mut two[..1]).await.unwrap();
+        assert_eq!(two[0], b'9');
+    });
+}

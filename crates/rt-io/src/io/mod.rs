@@ -8,6 +8,7 @@
 //! * Copying: [`copy`], [`copy_buf`], [`copy_bidirectional`].
 //! * In-memory streams: [`duplex`], [`empty`], [`sink`], [`repeat`].
 //! * Combinators: [`split`], [`join`], [`AsyncReadExt::take`],
+//!   [`AsyncReadExt::chain`],
 //!   [`AsyncBufReadExt::lines`].
 //!
 //! `std::io`'s `Error`, `ErrorKind`, `Result`, `SeekFrom` and `IoSlice` are
@@ -30,6 +31,7 @@ pub use util::buf_read_ext::AsyncBufReadExt;
 pub use util::buf_reader::BufReader;
 pub use util::buf_stream::BufStream;
 pub use util::buf_writer::BufWriter;
+pub use util::chain::Chain;
 pub use util::copy::{copy, copy_buf};
 pub use util::copy_bidirectional::{copy_bidirectional, copy_bidirectional_with_sizes};
 pub use util::duplex::{duplex, DuplexStream};

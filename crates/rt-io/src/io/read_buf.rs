@@ -13,6 +13,8 @@
 //! `initialized` has been written at least once. All safe methods keep it;
 //! the `unsafe` ones state what the caller must promise instead.
 
+use bytes::buf::UninitSlice;
+use bytes::BufMut;
 use std::fmt;
 use std::mem::MaybeUninit;
 
@@ -246,6 +248,29 @@ impl<'a> ReadBuf<'a> {
     }
 }
 
+// SAFETY: `chunk_mut` exposes exactly the unfilled part, and
+// `advance_mut(cnt)` is only called (per `BufMut`'s contract) after the
+// caller initialised `cnt` bytes of it, which is what `assume_init` and
+// `advance` record.
+unsafe impl BufMut for ReadBuf<'_> {
+    fn remaining_mut(&self) -> usize {
+        self.remaining()
+    }
+
+    unsafe fn advance_mut(&mut self, cnt: usize) {
+        // SAFETY: the caller initialised the first `cnt` unfilled bytes.
+        unsafe { self.assume_init(cnt) };
+        self.advance(cnt);
+    }
+
+    fn chunk_mut(&mut self) -> &mut UninitSlice {
+        // SAFETY: `UninitSlice` never de-initialises memory, so handing out
+        // the unfilled part keeps the initialisation invariant.
+        let unfilled = unsafe { self.unfilled_mut() };
+        UninitSlice::uninit(unfilled)
+    }
+}
+
 impl fmt::Debug for ReadBuf<'_> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.debug_struct("ReadBuf")
@@ -312,6 +337,16 @@ mod tests {
         let n = sub.filled().len();
         buf.advance(n);
         assert_eq!(buf.filled(), b"abxyz");
+    }
+
+    #[test]
+    fn buf_mut_writes_fill_the_buffer() {
+        let mut storage = [MaybeUninit::<u8>::uninit(); 6];
+        let mut buf = ReadBuf::uninit(&mut storage);
+        buf.put_u16(0x6869);
+        BufMut::put_slice(&mut buf, b"!!");
+        assert_eq!(buf.filled(), b"hi!!");
+        assert_eq!(buf.remaining_mut(), 2);
     }
 
     #[test]

@@ -6,7 +6,7 @@ use std::io::{self, IoSlice, SeekFrom};
 use std::pin::Pin;
 use std::task::{ready, Context, Poll};
 
-/// Default buffer size of [`BufReader`], [`BufWriter`](super::BufWriter)
+/// Default buffer size of [`BufReader`], [`BufWriter`](crate::io::BufWriter)
 /// and the copy utilities.
 pub(crate) const DEFAULT_BUF_SIZE: usize = 8 * 1024;
 

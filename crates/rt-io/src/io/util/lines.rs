@@ -8,7 +8,7 @@ use std::pin::Pin;
 use std::task::{ready, Context, Poll};
 
 /// The lines of a buffered reader, without their `\n` or `\r\n`, made by
-/// [`AsyncBufReadExt::lines`](super::AsyncBufReadExt::lines).
+/// [`AsyncBufReadExt::lines`](crate::io::AsyncBufReadExt::lines).
 ///
 /// [`next_line`](Lines::next_line) is cancel-safe: a line consumed by a
 /// dropped call is kept for the next one.
@@ -88,7 +88,7 @@ impl<R: AsyncBufRead> Lines<R> {
 
 /// The segments of a buffered reader between occurrences of a delimiter
 /// byte (the delimiter removed), made by
-/// [`AsyncBufReadExt::split`](super::AsyncBufReadExt::split).
+/// [`AsyncBufReadExt::split`](crate::io::AsyncBufReadExt::split).
 #[derive(Debug)]
 #[must_use = "streams do nothing unless polled"]
 pub struct Split<R> {

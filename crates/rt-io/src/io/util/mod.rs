@@ -5,6 +5,7 @@ pub(crate) mod buf_read_ext;
 pub(crate) mod buf_reader;
 pub(crate) mod buf_stream;
 pub(crate) mod buf_writer;
+pub(crate) mod chain;
 pub(crate) mod copy;
 pub(crate) mod copy_bidirectional;
 pub(crate) mod duplex;

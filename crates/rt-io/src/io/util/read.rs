@@ -8,7 +8,7 @@ use std::io;
 use std::pin::Pin;
 use std::task::{ready, Context, Poll};
 
-/// Future returned by [`AsyncReadExt::read`](super::AsyncReadExt::read).
+/// Future returned by [`AsyncReadExt::read`](crate::io::AsyncReadExt::read).
 #[derive(Debug)]
 #[must_use = "futures do nothing unless you `.await` or poll them"]
 pub struct Read<'a, R: ?Sized> {
@@ -34,7 +34,7 @@ impl<R: AsyncRead + Unpin + ?Sized> Future for Read<'_, R> {
 }
 
 /// Future returned by
-/// [`AsyncReadExt::read_exact`](super::AsyncReadExt::read_exact).
+/// [`AsyncReadExt::read_exact`](crate::io::AsyncReadExt::read_exact).
 #[derive(Debug)]
 #[must_use = "futures do nothing unless you `.await` or poll them"]
 pub struct ReadExact<'a, R: ?Sized> {
@@ -75,7 +75,7 @@ impl<R: AsyncRead + Unpin + ?Sized> Future for ReadExact<'_, R> {
     }
 }
 
-/// Future returned by [`AsyncReadExt::read_buf`](super::AsyncReadExt::read_buf).
+/// Future returned by [`AsyncReadExt::read_buf`](crate::io::AsyncReadExt::read_buf).
 #[derive(Debug)]
 #[must_use = "futures do nothing unless you `.await` or poll them"]
 pub struct ReadBufFuture<'a, R: ?Sized, B: ?Sized> {
@@ -146,7 +146,12 @@ pub(crate) fn poll_read_to_end<R: AsyncRead + ?Sized>(
         }
         let n = {
             let mut read_buf = ReadBuf::uninit(buf.spare_capacity_mut());
+            let start = read_buf.filled().as_ptr();
             ready!(reader.as_mut().poll_read(cx, &mut read_buf))?;
+            // Only bytes written into our own spare capacity may be
+            // counted: a reader that swapped the buffer would make us
+            // expose uninitialised memory.
+            assert_eq!(start, read_buf.filled().as_ptr(), "reader replaced ReadBuf");
             read_buf.filled().len()
         };
         if n == 0 {
@@ -160,7 +165,7 @@ pub(crate) fn poll_read_to_end<R: AsyncRead + ?Sized>(
 }
 
 /// Future returned by
-/// [`AsyncReadExt::read_to_end`](super::AsyncReadExt::read_to_end).
+/// [`AsyncReadExt::read_to_end`](crate::io::AsyncReadExt::read_to_end).
 #[derive(Debug)]
 #[must_use = "futures do nothing unless you `.await` or poll them"]
 pub struct ReadToEnd<'a, R: ?Sized> {
@@ -196,7 +201,7 @@ pub(crate) fn invalid_utf8() -> io::Error {
 }
 
 /// Future returned by
-/// [`AsyncReadExt::read_to_string`](super::AsyncReadExt::read_to_string).
+/// [`AsyncReadExt::read_to_string`](crate::io::AsyncReadExt::read_to_string).
 ///
 /// Bytes are collected apart from the string and appended only once they are
 /// known to be valid UTF-8, so the string is never left invalid.

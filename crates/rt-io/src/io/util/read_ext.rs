@@ -1,5 +1,6 @@
 //! `AsyncReadExt`: the `async` methods every [`AsyncRead`] gets.
 
+use super::chain::Chain;
 use super::read::{Read, ReadBufFuture, ReadExact, ReadToEnd, ReadToString};
 use super::read_int::{read_int_methods, ReadInt};
 use super::take::Take;
@@ -64,6 +65,15 @@ pub trait AsyncReadExt: AsyncRead {
         Self: Unpin,
     {
         ReadToString::new(self, buf)
+    }
+
+    /// A reader that yields this reader's bytes, then `next`'s.
+    fn chain<R>(self, next: R) -> Chain<Self, R>
+    where
+        Self: Sized,
+        R: AsyncRead,
+    {
+        Chain::new(self, next)
     }
 
     /// A reader that yields at most `limit` bytes of this one.

@@ -10,7 +10,7 @@ use std::pin::Pin;
 use std::task::{ready, Context, Poll};
 
 /// Future returned by the `read_*` number methods of
-/// [`AsyncReadExt`](super::AsyncReadExt): reads the number's bytes (waiting
+/// [`AsyncReadExt`](crate::io::AsyncReadExt): reads the number's bytes (waiting
 /// for all of them) and decodes them in the method's byte order.
 #[must_use = "futures do nothing unless you `.await` or poll them"]
 pub struct ReadInt<'a, R: ?Sized, T> {

@@ -41,7 +41,7 @@ pub(crate) fn poll_read_until<R: AsyncBufRead + ?Sized>(
 }
 
 /// Future returned by
-/// [`AsyncBufReadExt::read_until`](super::AsyncBufReadExt::read_until).
+/// [`AsyncBufReadExt::read_until`](crate::io::AsyncBufReadExt::read_until).
 #[derive(Debug)]
 #[must_use = "futures do nothing unless you `.await` or poll them"]
 pub struct ReadUntil<'a, R: ?Sized> {
@@ -78,7 +78,7 @@ impl<R: AsyncBufRead + Unpin + ?Sized> Future for ReadUntil<'_, R> {
 }
 
 /// Future returned by
-/// [`AsyncBufReadExt::read_line`](super::AsyncBufReadExt::read_line).
+/// [`AsyncBufReadExt::read_line`](crate::io::AsyncBufReadExt::read_line).
 ///
 /// The line is gathered apart and appended to the caller's string only once
 /// it is complete and valid UTF-8, so the string is never left invalid; if
@@ -128,7 +128,7 @@ impl<R: AsyncBufRead + Unpin + ?Sized> Future for ReadLine<'_, R> {
 }
 
 /// Future returned by
-/// [`AsyncBufReadExt::fill_buf`](super::AsyncBufReadExt::fill_buf).
+/// [`AsyncBufReadExt::fill_buf`](crate::io::AsyncBufReadExt::fill_buf).
 #[derive(Debug)]
 #[must_use = "futures do nothing unless you `.await` or poll them"]
 pub struct FillBuf<'a, R: ?Sized> {

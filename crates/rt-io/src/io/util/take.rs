@@ -6,7 +6,7 @@ use std::pin::Pin;
 use std::task::{ready, Context, Poll};
 
 /// A reader that yields at most a fixed number of bytes of an inner reader,
-/// made by [`AsyncReadExt::take`](super::AsyncReadExt::take).
+/// made by [`AsyncReadExt::take`](crate::io::AsyncReadExt::take).
 #[derive(Debug)]
 #[must_use = "streams do nothing unless polled"]
 pub struct Take<R> {

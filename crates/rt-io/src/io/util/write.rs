@@ -12,7 +12,7 @@ pub(crate) fn write_zero() -> io::Error {
     io::Error::new(io::ErrorKind::WriteZero, "failed to write whole buffer")
 }
 
-/// Future returned by [`AsyncWriteExt::write`](super::AsyncWriteExt::write).
+/// Future returned by [`AsyncWriteExt::write`](crate::io::AsyncWriteExt::write).
 #[derive(Debug)]
 #[must_use = "futures do nothing unless you `.await` or poll them"]
 pub struct Write<'a, W: ?Sized> {
@@ -36,7 +36,7 @@ impl<W: AsyncWrite + Unpin + ?Sized> Future for Write<'_, W> {
 }
 
 /// Future returned by
-/// [`AsyncWriteExt::write_vectored`](super::AsyncWriteExt::write_vectored).
+/// [`AsyncWriteExt::write_vectored`](crate::io::AsyncWriteExt::write_vectored).
 #[derive(Debug)]
 #[must_use = "futures do nothing unless you `.await` or poll them"]
 pub struct WriteVectored<'a, 'b, W: ?Sized> {
@@ -60,7 +60,7 @@ impl<W: AsyncWrite + Unpin + ?Sized> Future for WriteVectored<'_, '_, W> {
 }
 
 /// Future returned by
-/// [`AsyncWriteExt::write_all`](super::AsyncWriteExt::write_all).
+/// [`AsyncWriteExt::write_all`](crate::io::AsyncWriteExt::write_all).
 #[derive(Debug)]
 #[must_use = "futures do nothing unless you `.await` or poll them"]
 pub struct WriteAll<'a, W: ?Sized> {
@@ -116,7 +116,7 @@ where
 }
 
 /// Future returned by
-/// [`AsyncWriteExt::write_buf`](super::AsyncWriteExt::write_buf).
+/// [`AsyncWriteExt::write_buf`](crate::io::AsyncWriteExt::write_buf).
 #[derive(Debug)]
 #[must_use = "futures do nothing unless you `.await` or poll them"]
 pub struct WriteBuf<'a, W: ?Sized, B: ?Sized> {
@@ -140,7 +140,7 @@ impl<W: AsyncWrite + Unpin + ?Sized, B: Buf + ?Sized> Future for WriteBuf<'_, W,
 }
 
 /// Future returned by
-/// [`AsyncWriteExt::write_all_buf`](super::AsyncWriteExt::write_all_buf).
+/// [`AsyncWriteExt::write_all_buf`](crate::io::AsyncWriteExt::write_all_buf).
 #[derive(Debug)]
 #[must_use = "futures do nothing unless you `.await` or poll them"]
 pub struct WriteAllBuf<'a, W: ?Sized, B: ?Sized> {
@@ -169,7 +169,7 @@ impl<W: AsyncWrite + Unpin + ?Sized, B: Buf + ?Sized> Future for WriteAllBuf<'_,
     }
 }
 
-/// Future returned by [`AsyncWriteExt::flush`](super::AsyncWriteExt::flush).
+/// Future returned by [`AsyncWriteExt::flush`](crate::io::AsyncWriteExt::flush).
 #[derive(Debug)]
 #[must_use = "futures do nothing unless you `.await` or poll them"]
 pub struct Flush<'a, W: ?Sized> {
@@ -191,7 +191,7 @@ impl<W: AsyncWrite + Unpin + ?Sized> Future for Flush<'_, W> {
 }
 
 /// Future returned by
-/// [`AsyncWriteExt::shutdown`](super::AsyncWriteExt::shutdown).
+/// [`AsyncWriteExt::shutdown`](crate::io::AsyncWriteExt::shutdown).
 #[derive(Debug)]
 #[must_use = "futures do nothing unless you `.await` or poll them"]
 pub struct Shutdown<'a, W: ?Sized> {

@@ -9,7 +9,7 @@ use std::pin::Pin;
 use std::task::{ready, Context, Poll};
 
 /// Future returned by the `write_*` number methods of
-/// [`AsyncWriteExt`](super::AsyncWriteExt): writes every byte of the encoded
+/// [`AsyncWriteExt`](crate::io::AsyncWriteExt): writes every byte of the encoded
 /// number.
 #[derive(Debug)]
 #[must_use = "futures do nothing unless you `.await` or poll them"]
