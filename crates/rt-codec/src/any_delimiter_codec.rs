@@ -83,10 +83,13 @@ impl Decoder for AnyDelimiterCodec {
     fn decode(&mut self, buf: &mut BytesMut) -> Result<Option<Bytes>, AnyDelimiterCodecError> {
         loop {
             let read_to = cmp::min(self.max_length.saturating_add(1), buf.len());
-            let delimiter = buf[self.next_index..read_to]
+            // Bytes before `next_index` were searched already; the clamp
+            // guards against a buffer shrunk by the caller in between.
+            let start = self.next_index.min(read_to);
+            let delimiter = buf[start..read_to]
                 .iter()
                 .position(|b| self.seek_delimiters.contains(b))
-                .map(|offset| offset + self.next_index);
+                .map(|offset| offset + start);
             match (self.is_discarding, delimiter) {
                 (true, Some(end)) => {
                     buf.advance(end + 1);

@@ -87,10 +87,13 @@ impl Decoder for LinesCodec {
             // Look no further than one byte past the limit: a line ending
             // there still fits (the `\n` itself is not counted).
             let read_to = cmp::min(self.max_length.saturating_add(1), buf.len());
-            let newline = buf[self.next_index..read_to]
+            // Bytes before `next_index` were searched already; the clamp
+            // guards against a buffer shrunk by the caller in between.
+            let start = self.next_index.min(read_to);
+            let newline = buf[start..read_to]
                 .iter()
                 .position(|b| *b == b'\n')
-                .map(|offset| offset + self.next_index);
+                .map(|offset| offset + start);
             match (self.is_discarding, newline) {
                 (true, Some(end)) => {
                     // The over-long line ends here; resume after it.

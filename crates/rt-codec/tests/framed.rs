@@ -410,3 +410,27 @@ fn framed_read_forwards_sink_and_framed_write_forwards_stream() {
         assert_eq!(next(&mut write).await, Some(42));
     });
 }
+
+#[test]
+fn dropping_a_pending_next_loses_no_bytes() {
+    block_on(async {
+        let (mut a, b) = duplex(64);
+        let mut reader = FramedRead::new(b, LinesCodec::new());
+        a.write_all(b"hel").await.unwrap();
+        {
+            let mut first = Box::pin(next(&mut reader));
+            assert!(poll_once(&mut first).is_pending(), "half a line");
+        }
+        a.write_all(b"lo\nworld\n").await.unwrap();
+        assert_eq!(next(&mut reader).await.unwrap().unwrap(), "hello");
+        assert_eq!(next(&mut reader).await.unwrap().unwrap(), "world");
+    });
+}
+
+#[test]
+fn with_capacity_sets_buffers_and_boundary() {
+    let (a, _b) = duplex(8);
+    let framed = Framed::with_capacity(a, LinesCodec::new(), 256);
+    assert_eq!(framed.read_buffer().capacity(), 256);
+    assert_eq!(framed.backpressure_boundary(), 256);
+}

@@ -278,3 +278,18 @@ fn buf_reader_seeks_relative_to_what_was_consumed() {
         assert_eq!(two[0], b'9');
     });
 }
+
+#[test]
+fn copy_yields_when_the_coop_budget_is_spent() {
+    let mut source = repeat(1).take(1 << 16);
+    let mut target = sink();
+    let mut copying = Box::pin(copy(&mut source, &mut target));
+    rt_core::task::coop::with_budget(4, || {
+        assert!(
+            poll_once(&mut copying).is_pending(),
+            "an endless-ready copy still yields"
+        );
+    });
+    let copied = block_on(copying).unwrap();
+    assert_eq!(copied, 1 << 16);
+}

@@ -100,8 +100,6 @@ impl LengthDelimitedCodec {
     fn decode_head(&self, src: &mut BytesMut) -> io::Result<Option<usize>> {
         let b = &self.builder;
         if src.len() < b.num_head_bytes() {
-            // Make room for the rest of the header at least.
-            src.reserve(b.num_head_bytes() - src.len());
             return Ok(None);
         }
         let field = &src[b.length_field_offset..b.length_field_offset + b.length_field_len];
