@@ -293,3 +293,30 @@ fn copy_yields_when_the_coop_budget_is_spent() {
     let copied = block_on(copying).unwrap();
     assert_eq!(copied, 1 << 16);
 }
+
+#[test]
+fn simplex_carries_bytes_one_way_with_backpressure() {
+    use rt_io::io::simplex;
+    block_on(async {
+        let (mut rx, mut tx) = simplex(4);
+        let (_, got) = join2(
+            async {
+                tx.write_all(b"one way only").await.unwrap();
+                tx.shutdown().await.unwrap();
+            },
+            async {
+                let mut got = Vec::new();
+                rx.read_to_end(&mut got).await.unwrap();
+                got
+            },
+        )
+        .await;
+        assert_eq!(got, b"one way only");
+        let err = tx.write_all(b"late").await.unwrap_err();
+        assert_eq!(err.kind(), ErrorKind::BrokenPipe);
+        let mut whole = rx.unsplit(tx);
+        let mut rest = Vec::new();
+        whole.read_to_end(&mut rest).await.unwrap();
+        assert!(rest.is_empty());
+    });
+}

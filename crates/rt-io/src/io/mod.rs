@@ -6,7 +6,8 @@
 //!   [`AsyncBufReadExt`] and [`AsyncSeekExt`].
 //! * Buffering: [`BufReader`], [`BufWriter`], [`BufStream`].
 //! * Copying: [`copy`], [`copy_buf`], [`copy_bidirectional`].
-//! * In-memory streams: [`duplex`], [`empty`], [`sink`], [`repeat`].
+//! * In-memory streams: [`duplex`], [`simplex`], [`empty`], [`sink`],
+//!   [`repeat`].
 //! * Combinators: [`split`], [`join`], [`AsyncReadExt::take`],
 //!   [`AsyncReadExt::chain`],
 //!   [`AsyncBufReadExt::lines`].
@@ -40,6 +41,7 @@ pub use util::lines::{Lines, Split};
 pub use util::mem::{empty, repeat, sink, Empty, Repeat, Sink};
 pub use util::read_ext::AsyncReadExt;
 pub use util::seek_ext::AsyncSeekExt;
+pub use util::simplex::{simplex, SimplexStream};
 pub use util::split::{split, ReadHalf, WriteHalf};
 pub use util::take::Take;
 pub use util::write_ext::AsyncWriteExt;

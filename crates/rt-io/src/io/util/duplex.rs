@@ -1,20 +1,20 @@
 //! `duplex`: an in-memory, bounded, bidirectional byte pipe, the stand-in
 //! for a socket pair in tests and between tasks.
 //!
-//! Each direction is a [`Pipe`] behind a mutex: a byte buffer capped at the
+//! Each direction is a `Pipe` behind a mutex: a byte buffer capped at the
 //! capacity given to [`duplex`], plus the waker of the side waiting on it.
 //! A writer that finds the buffer full parks its waker and waits for the
 //! reader to drain it; a reader that finds it empty does the reverse.
 //! Dropping or shutting down one end closes its write direction, so the
 //! peer reads what is left and then end of stream.
 
+use super::pipe::Pipe;
 use crate::io::{AsyncRead, AsyncWrite, ReadBuf};
-use bytes::{Buf, BytesMut};
 use rt_core::loom::sync::{Arc, Mutex, MutexGuard};
 use rt_core::task::coop;
 use std::io;
 use std::pin::Pin;
-use std::task::{ready, Context, Poll, Waker};
+use std::task::{ready, Context, Poll};
 
 /// Creates a connected pair of in-memory streams.
 ///
@@ -65,77 +65,6 @@ pub fn duplex(max_buf_size: usize) -> (DuplexStream, DuplexStream) {
 pub struct DuplexStream {
     read: Arc<Mutex<Pipe>>,
     write: Arc<Mutex<Pipe>>,
-}
-
-/// One direction: bytes in flight and who waits on them.
-#[derive(Debug)]
-struct Pipe {
-    buffer: BytesMut,
-    max_buf_size: usize,
-    /// The writer shut down or one of the ends was dropped.
-    closed: bool,
-    read_waker: Option<Waker>,
-    write_waker: Option<Waker>,
-}
-
-impl Pipe {
-    fn new(max_buf_size: usize) -> Pipe {
-        Pipe {
-            buffer: BytesMut::new(),
-            max_buf_size,
-            closed: false,
-            read_waker: None,
-            write_waker: None,
-        }
-    }
-
-    fn close(&mut self) {
-        self.closed = true;
-        if let Some(waker) = self.read_waker.take() {
-            waker.wake();
-        }
-        if let Some(waker) = self.write_waker.take() {
-            waker.wake();
-        }
-    }
-
-    fn poll_read(&mut self, cx: &mut Context<'_>, buf: &mut ReadBuf<'_>) -> Poll<io::Result<()>> {
-        if self.buffer.has_remaining() {
-            let n = self.buffer.len().min(buf.remaining());
-            buf.put_slice(&self.buffer[..n]);
-            self.buffer.advance(n);
-            if n > 0 {
-                if let Some(waker) = self.write_waker.take() {
-                    waker.wake();
-                }
-            }
-            Poll::Ready(Ok(()))
-        } else if self.closed {
-            Poll::Ready(Ok(()))
-        } else {
-            self.read_waker = Some(cx.waker().clone());
-            Poll::Pending
-        }
-    }
-
-    fn poll_write(&mut self, cx: &mut Context<'_>, data: &[u8]) -> Poll<io::Result<usize>> {
-        if self.closed {
-            return Poll::Ready(Err(io::ErrorKind::BrokenPipe.into()));
-        }
-        let room = self.max_buf_size - self.buffer.len();
-        if room == 0 {
-            self.write_waker = Some(cx.waker().clone());
-            return Poll::Pending;
-        }
-        let n = room.min(data.len());
-        self.buffer.extend_from_slice(&data[..n]);
-        if n > 0 {
-            if let Some(waker) = self.read_waker.take() {
-                waker.wake();
-            }
-        }
-        Poll::Ready(Ok(n))
-    }
 }
 
 fn lock(pipe: &Mutex<Pipe>) -> MutexGuard<'_, Pipe> {
