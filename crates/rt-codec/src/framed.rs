@@ -26,8 +26,10 @@ use std::task::{Context, Poll};
 /// use futures_sink::Sink;
 /// use rt_codec::{Framed, LengthDelimitedCodec};
 /// use std::pin::Pin;
-/// # let waker = std::task::Waker::noop();
-/// # let mut cx = std::task::Context::from_waker(waker);
+/// # struct Noop;
+/// # impl std::task::Wake for Noop { fn wake(self: std::sync::Arc<Self>) {} }
+/// # let waker = std::task::Waker::from(std::sync::Arc::new(Noop));
+/// # let mut cx = std::task::Context::from_waker(&waker);
 ///
 /// let (a, b) = rt_io::io::duplex(64);
 /// let mut client = Framed::new(a, LengthDelimitedCodec::new());

@@ -120,8 +120,10 @@ impl CopyBuffer {
 ///
 /// ```
 /// # use std::future::Future;
-/// # let waker = std::task::Waker::noop();
-/// # let mut cx = std::task::Context::from_waker(waker);
+/// # struct Noop;
+/// # impl std::task::Wake for Noop { fn wake(self: std::sync::Arc<Self>) {} }
+/// # let waker = std::task::Waker::from(std::sync::Arc::new(Noop));
+/// # let mut cx = std::task::Context::from_waker(&waker);
 /// let mut source: &[u8] = b"hello";
 /// let mut target = Vec::new();
 /// {

@@ -28,8 +28,10 @@ use std::task::{ready, Context, Poll};
 /// ```
 /// use rt_io::io::{duplex, AsyncReadExt, AsyncWriteExt};
 /// # use std::future::Future;
-/// # let waker = std::task::Waker::noop();
-/// # let mut cx = std::task::Context::from_waker(waker);
+/// # struct Noop;
+/// # impl std::task::Wake for Noop { fn wake(self: std::sync::Arc<Self>) {} }
+/// # let waker = std::task::Waker::from(std::sync::Arc::new(Noop));
+/// # let mut cx = std::task::Context::from_waker(&waker);
 /// let (mut client, mut server) = duplex(64);
 /// assert!(std::pin::pin!(client.write_all(b"ping")).poll(&mut cx).is_ready());
 /// let mut got = [0u8; 4];

@@ -12,8 +12,10 @@ use bytes::BufMut;
 /// ```
 /// use rt_io::io::AsyncReadExt;
 /// # use std::future::Future;
-/// # let waker = std::task::Waker::noop();
-/// # let mut cx = std::task::Context::from_waker(waker);
+/// # struct Noop;
+/// # impl std::task::Wake for Noop { fn wake(self: std::sync::Arc<Self>) {} }
+/// # let waker = std::task::Waker::from(std::sync::Arc::new(Noop));
+/// # let mut cx = std::task::Context::from_waker(&waker);
 /// let mut source: &[u8] = &[0, 1, 2, 3, 4];
 /// let mut head = [0u8; 2];
 /// let fut = std::pin::pin!(source.read_exact(&mut head));

@@ -11,8 +11,10 @@ use std::io::IoSlice;
 /// ```
 /// use rt_io::io::AsyncWriteExt;
 /// # use std::future::Future;
-/// # let waker = std::task::Waker::noop();
-/// # let mut cx = std::task::Context::from_waker(waker);
+/// # struct Noop;
+/// # impl std::task::Wake for Noop { fn wake(self: std::sync::Arc<Self>) {} }
+/// # let waker = std::task::Waker::from(std::sync::Arc::new(Noop));
+/// # let mut cx = std::task::Context::from_waker(&waker);
 /// let mut out = Vec::new();
 /// assert!(std::pin::pin!(out.write_u16(0x0102)).poll(&mut cx).is_ready());
 /// assert!(std::pin::pin!(out.write_all(b"!")).poll(&mut cx).is_ready());
