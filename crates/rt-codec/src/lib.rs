@@ -1,3 +1,37 @@
-//! `rt-codec` will own Decoder/Encoder, FramedRead/FramedWrite/Framed and the common codecs.
+//! `rt-codec`: from byte streams to frames (the path users know as
+//! `rt::codec`).
 //!
-//! The crate is reserved in the workspace and has no public items yet.
+//! A [`Decoder`] finds frames in buffered bytes and an [`Encoder`] turns
+//! frames into bytes. [`FramedRead`] turns any `AsyncRead` into a `Stream`
+//! of frames, [`FramedWrite`] turns any `AsyncWrite` into a `Sink` of
+//! frames, and [`Framed`] does both over one transport; [`FramedParts`]
+//! takes a `Framed` apart without losing buffered bytes.
+//!
+//! Ready-made codecs: [`LengthDelimitedCodec`] (length-prefixed frames,
+//! configured through [`length_delimited::Builder`]), [`LinesCodec`],
+//! [`AnyDelimiterCodec`] and [`BytesCodec`].
+//!
+//! The crate depends on rt-io's traits only (no reactor, no runtime), plus
+//! `bytes`, `futures-core` and `futures-sink`, so a protocol library can use
+//! it without choosing an executor.
+
+mod any_delimiter_codec;
+mod bytes_codec;
+mod decoder;
+mod encoder;
+mod framed;
+mod framed_impl;
+mod framed_read;
+mod framed_write;
+pub mod length_delimited;
+mod lines_codec;
+
+pub use any_delimiter_codec::{AnyDelimiterCodec, AnyDelimiterCodecError};
+pub use bytes_codec::BytesCodec;
+pub use decoder::Decoder;
+pub use encoder::Encoder;
+pub use framed::{Framed, FramedParts};
+pub use framed_read::FramedRead;
+pub use framed_write::FramedWrite;
+pub use length_delimited::{LengthDelimitedCodec, LengthDelimitedCodecError};
+pub use lines_codec::{LinesCodec, LinesCodecError};

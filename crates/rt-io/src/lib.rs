@@ -1,3 +1,13 @@
-//! `rt-io` will own the mio reactor, TCP/UDP/Unix sockets, and the AsyncRead/AsyncWrite traits with their utilities.
+//! `rt-io`: rt's byte-stream layer.
 //!
-//! The crate is reserved in the workspace and has no public items yet.
+//! [`io`] holds the traits every byte source and sink implements
+//! ([`io::AsyncRead`], [`io::AsyncWrite`], [`io::AsyncBufRead`],
+//! [`io::AsyncSeek`]), the [`io::ReadBuf`] that readers fill, the extension
+//! traits that turn them into `async fn`s, and the utilities built on them:
+//! buffering, copying, splitting and in-memory streams. None of this needs a
+//! runtime, so a library can depend on it with `default-features = false`.
+//!
+//! The `net` feature (on by default) is reserved for the mio reactor and the
+//! socket types, which will live in a `net` module beside `io`.
+
+pub mod io;

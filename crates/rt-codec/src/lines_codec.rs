@@ -1,0 +1,188 @@
+//! `LinesCodec`: UTF-8 lines ended by `\n` (a `\r` before it is dropped
+//! too), with an optional length limit.
+
+use crate::{Decoder, Encoder};
+use bytes::{Buf, BufMut, BytesMut};
+use std::{cmp, fmt, io, str};
+
+/// Splits a byte stream into `String` lines, without their `\n` or `\r\n`,
+/// and encodes strings as lines.
+///
+/// With [`new_with_max_length`](LinesCodec::new_with_max_length), a line
+/// longer than the limit is reported once as
+/// [`LinesCodecError::MaxLineLengthExceeded`]; its bytes are then dropped
+/// up to and including the next `\n`, and decoding carries on after it.
+/// The buffer never holds more than the limit plus one read.
+///
+/// ```
+/// use bytes::BytesMut;
+/// use rt_codec::{Decoder, LinesCodec};
+///
+/// let mut codec = LinesCodec::new();
+/// let mut buf = BytesMut::from("one\r\ntwo\nthr");
+/// assert_eq!(codec.decode(&mut buf).unwrap().as_deref(), Some("one"));
+/// assert_eq!(codec.decode(&mut buf).unwrap().as_deref(), Some("two"));
+/// assert_eq!(codec.decode(&mut buf).unwrap(), None);
+/// assert_eq!(codec.decode_eof(&mut buf).unwrap().as_deref(), Some("thr"));
+/// ```
+#[derive(Clone, Debug, Eq, PartialEq, Ord, PartialOrd, Hash)]
+pub struct LinesCodec {
+    /// Where to resume searching for `\n`; bytes before it were searched.
+    next_index: usize,
+    max_length: usize,
+    /// Dropping the rest of an over-long line.
+    is_discarding: bool,
+}
+
+impl LinesCodec {
+    /// A codec without a line length limit.
+    ///
+    /// A peer that never sends `\n` then makes the buffer grow without
+    /// bound; prefer [`new_with_max_length`](LinesCodec::new_with_max_length)
+    /// for untrusted input.
+    pub fn new() -> LinesCodec {
+        LinesCodec {
+            next_index: 0,
+            max_length: usize::MAX,
+            is_discarding: false,
+        }
+    }
+
+    /// A codec that rejects lines longer than `max_length` bytes (not
+    /// counting the line ending).
+    pub fn new_with_max_length(max_length: usize) -> LinesCodec {
+        LinesCodec {
+            max_length,
+            ..LinesCodec::new()
+        }
+    }
+
+    /// The line length limit (`usize::MAX` when there is none).
+    pub fn max_length(&self) -> usize {
+        self.max_length
+    }
+}
+
+impl Default for LinesCodec {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
+fn utf8(bytes: &[u8]) -> Result<&str, io::Error> {
+    str::from_utf8(bytes)
+        .map_err(|_| io::Error::new(io::ErrorKind::InvalidData, "Unable to decode input as UTF8"))
+}
+
+fn without_carriage_return(line: &[u8]) -> &[u8] {
+    line.strip_suffix(b"\r").unwrap_or(line)
+}
+
+impl Decoder for LinesCodec {
+    type Item = String;
+    type Error = LinesCodecError;
+
+    fn decode(&mut self, buf: &mut BytesMut) -> Result<Option<String>, LinesCodecError> {
+        loop {
+            // Look no further than one byte past the limit: a line ending
+            // there still fits (the `\n` itself is not counted).
+            let read_to = cmp::min(self.max_length.saturating_add(1), buf.len());
+            // Bytes before `next_index` were searched already; the clamp
+            // guards against a buffer shrunk by the caller in between.
+            let start = self.next_index.min(read_to);
+            let newline = buf[start..read_to]
+                .iter()
+                .position(|b| *b == b'\n')
+                .map(|offset| offset + start);
+            match (self.is_discarding, newline) {
+                (true, Some(end)) => {
+                    // The over-long line ends here; resume after it.
+                    buf.advance(end + 1);
+                    self.is_discarding = false;
+                    self.next_index = 0;
+                }
+                (true, None) => {
+                    buf.advance(read_to);
+                    self.next_index = 0;
+                    if buf.is_empty() {
+                        return Ok(None);
+                    }
+                }
+                (false, Some(end)) => {
+                    self.next_index = 0;
+                    let line = buf.split_to(end + 1);
+                    let line = without_carriage_return(&line[..end]);
+                    return Ok(Some(utf8(line)?.to_string()));
+                }
+                (false, None) if buf.len() > self.max_length => {
+                    self.is_discarding = true;
+                    return Err(LinesCodecError::MaxLineLengthExceeded);
+                }
+                (false, None) => {
+                    self.next_index = read_to;
+                    return Ok(None);
+                }
+            }
+        }
+    }
+
+    fn decode_eof(&mut self, buf: &mut BytesMut) -> Result<Option<String>, LinesCodecError> {
+        if let Some(line) = self.decode(buf)? {
+            return Ok(Some(line));
+        }
+        // A last line without its `\n` (a lone `\r` is just a line ending
+        // cut short).
+        if buf.is_empty() || &buf[..] == b"\r" {
+            buf.clear();
+            return Ok(None);
+        }
+        let line = buf.split();
+        self.next_index = 0;
+        Ok(Some(utf8(without_carriage_return(&line))?.to_string()))
+    }
+}
+
+impl<T: AsRef<str>> Encoder<T> for LinesCodec {
+    type Error = LinesCodecError;
+
+    fn encode(&mut self, line: T, buf: &mut BytesMut) -> Result<(), LinesCodecError> {
+        let line = line.as_ref();
+        buf.reserve(line.len() + 1);
+        buf.put(line.as_bytes());
+        buf.put_u8(b'\n');
+        Ok(())
+    }
+}
+
+/// The error of a [`LinesCodec`].
+#[derive(Debug)]
+pub enum LinesCodecError {
+    /// A line was longer than the codec's limit.
+    MaxLineLengthExceeded,
+    /// The transport failed, or a line was not valid UTF-8.
+    Io(io::Error),
+}
+
+impl fmt::Display for LinesCodecError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            LinesCodecError::MaxLineLengthExceeded => f.write_str("max line length exceeded"),
+            LinesCodecError::Io(e) => fmt::Display::fmt(e, f),
+        }
+    }
+}
+
+impl From<io::Error> for LinesCodecError {
+    fn from(e: io::Error) -> LinesCodecError {
+        LinesCodecError::Io(e)
+    }
+}
+
+impl std::error::Error for LinesCodecError {
+    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+        match self {
+            LinesCodecError::MaxLineLengthExceeded => None,
+            LinesCodecError::Io(e) => Some(e),
+        }
+    }
+}

@@ -1,0 +1,154 @@
+//! `BufWriter`: an in-memory buffer in front of a writer, so that many small
+//! writes cost one write of the inner sink.
+
+use super::buf_reader::DEFAULT_BUF_SIZE;
+use crate::io::{AsyncBufRead, AsyncRead, AsyncWrite, ReadBuf};
+use std::io;
+use std::pin::Pin;
+use std::task::{ready, Context, Poll};
+
+/// Adds buffering to a writer.
+///
+/// Bytes are collected until the buffer is full or a flush is asked for.
+/// Call [`flush`](crate::io::AsyncWriteExt::flush) or
+/// [`shutdown`](crate::io::AsyncWriteExt::shutdown) before dropping it:
+/// bytes still buffered at drop are lost. Writes at least as large as the
+/// buffer bypass it. Reads, if the inner value is also a reader, pass
+/// straight through.
+#[derive(Debug)]
+pub struct BufWriter<W> {
+    inner: W,
+    buf: Vec<u8>,
+    capacity: usize,
+    /// Bytes at the front of `buf` already handed to `inner`.
+    written: usize,
+}
+
+struct Projection<'a, W> {
+    inner: Pin<&'a mut W>,
+    buf: &'a mut Vec<u8>,
+    written: &'a mut usize,
+}
+
+impl<W> BufWriter<W> {
+    /// Wraps `inner` with an 8 KiB buffer.
+    pub fn new(inner: W) -> Self {
+        Self::with_capacity(DEFAULT_BUF_SIZE, inner)
+    }
+
+    /// Wraps `inner` with a buffer of `capacity` bytes.
+    pub fn with_capacity(capacity: usize, inner: W) -> Self {
+        BufWriter {
+            inner,
+            buf: Vec::with_capacity(capacity),
+            capacity,
+            written: 0,
+        }
+    }
+
+    /// The inner writer.
+    pub fn get_ref(&self) -> &W {
+        &self.inner
+    }
+
+    /// The inner writer, mutably. Writing to it directly skips the buffer.
+    pub fn get_mut(&mut self) -> &mut W {
+        &mut self.inner
+    }
+
+    /// The pinned inner writer.
+    pub fn get_pin_mut(self: Pin<&mut Self>) -> Pin<&mut W> {
+        self.project().inner
+    }
+
+    /// Gives back the inner writer; buffered bytes are lost.
+    pub fn into_inner(self) -> W {
+        self.inner
+    }
+
+    /// The bytes buffered and not yet written.
+    pub fn buffer(&self) -> &[u8] {
+        &self.buf[self.written..]
+    }
+
+    fn project(self: Pin<&mut Self>) -> Projection<'_, W> {
+        // SAFETY: only `inner` is structurally pinned; it is never moved out
+        // of a pinned `BufWriter` (which has no `Drop`).
+        let me = unsafe { self.get_unchecked_mut() };
+        Projection {
+            // SAFETY: as above.
+            inner: unsafe { Pin::new_unchecked(&mut me.inner) },
+            buf: &mut me.buf,
+            written: &mut me.written,
+        }
+    }
+}
+
+impl<W: AsyncWrite> BufWriter<W> {
+    /// Writes the whole buffer to the inner writer (without flushing it).
+    fn poll_flush_buf(self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<io::Result<()>> {
+        let mut me = self.project();
+        while *me.written < me.buf.len() {
+            match ready!(me.inner.as_mut().poll_write(cx, &me.buf[*me.written..])) {
+                Ok(0) => {
+                    return Poll::Ready(Err(io::Error::new(
+                        io::ErrorKind::WriteZero,
+                        "failed to write the buffered data",
+                    )))
+                }
+                Ok(n) => *me.written += n,
+                Err(e) => return Poll::Ready(Err(e)),
+            }
+        }
+        me.buf.clear();
+        *me.written = 0;
+        Poll::Ready(Ok(()))
+    }
+}
+
+impl<W: AsyncWrite> AsyncWrite for BufWriter<W> {
+    fn poll_write(
+        mut self: Pin<&mut Self>,
+        cx: &mut Context<'_>,
+        buf: &[u8],
+    ) -> Poll<io::Result<usize>> {
+        if self.buf.len() + buf.len() > self.capacity {
+            ready!(self.as_mut().poll_flush_buf(cx))?;
+        }
+        if buf.len() >= self.capacity {
+            return self.get_pin_mut().poll_write(cx, buf);
+        }
+        self.project().buf.extend_from_slice(buf);
+        Poll::Ready(Ok(buf.len()))
+    }
+
+    fn poll_flush(mut self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<io::Result<()>> {
+        ready!(self.as_mut().poll_flush_buf(cx))?;
+        self.get_pin_mut().poll_flush(cx)
+    }
+
+    fn poll_shutdown(mut self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<io::Result<()>> {
+        ready!(self.as_mut().poll_flush_buf(cx))?;
+        self.get_pin_mut().poll_shutdown(cx)
+    }
+}
+
+impl<W: AsyncRead> AsyncRead for BufWriter<W> {
+    fn poll_read(
+        self: Pin<&mut Self>,
+        cx: &mut Context<'_>,
+        buf: &mut ReadBuf<'_>,
+    ) -> Poll<io::Result<()>> {
+        self.get_pin_mut().poll_read(cx, buf)
+    }
+}
+
+impl<W: AsyncBufRead> AsyncBufRead for BufWriter<W> {
+    fn poll_fill_buf(self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<io::Result<&[u8]>> {
+        self.get_pin_mut().poll_fill_buf(cx)
+    }
+
+    fn consume(self: Pin<&mut Self>, amt: usize) {
+        self.get_pin_mut().consume(amt)
+    }
+}

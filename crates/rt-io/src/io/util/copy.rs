@@ -1,0 +1,192 @@
+//! `copy` and `copy_buf`: move every byte of a reader into a writer.
+//!
+//! [`CopyBuffer`] holds the bytes between the read and the write and the
+//! counters, outside the future's stack, so that a copy interrupted by
+//! `Pending` resumes exactly where it stopped; `copy_bidirectional` runs two
+//! of them.
+
+use super::buf_reader::DEFAULT_BUF_SIZE;
+use crate::io::{AsyncBufRead, AsyncRead, AsyncWrite, ReadBuf};
+use rt_core::task::coop;
+use std::io;
+use std::pin::Pin;
+use std::task::{ready, Context, Poll};
+
+/// One direction of a copy in progress.
+#[derive(Debug)]
+pub(crate) struct CopyBuffer {
+    read_done: bool,
+    /// Bytes were written since the last flush of the writer.
+    need_flush: bool,
+    /// `buf[pos..cap]` is read and not yet written.
+    pos: usize,
+    cap: usize,
+    amount: u64,
+    buf: Box<[u8]>,
+}
+
+pub(crate) fn write_zero_into_writer() -> io::Error {
+    io::Error::new(io::ErrorKind::WriteZero, "write zero byte into writer")
+}
+
+impl CopyBuffer {
+    /// A buffer of `size` bytes; `size` must be non-zero.
+    pub(crate) fn with_size(size: usize) -> CopyBuffer {
+        debug_assert!(size > 0, "a copy needs a non-empty buffer");
+        CopyBuffer {
+            read_done: false,
+            need_flush: false,
+            pos: 0,
+            cap: 0,
+            amount: 0,
+            buf: vec![0; size].into_boxed_slice(),
+        }
+    }
+
+    /// Copies until the reader ends (then flushes and returns the total) or
+    /// until one side is not ready.
+    pub(crate) fn poll_copy<R, W>(
+        &mut self,
+        cx: &mut Context<'_>,
+        mut reader: Pin<&mut R>,
+        mut writer: Pin<&mut W>,
+    ) -> Poll<io::Result<u64>>
+    where
+        R: AsyncRead + ?Sized,
+        W: AsyncWrite + ?Sized,
+    {
+        loop {
+            let mut budget = match coop::poll_proceed(cx) {
+                Poll::Ready(budget) => budget,
+                Poll::Pending => {
+                    // Yielding: make sure what we wrote is on its way.
+                    if self.need_flush {
+                        ready!(writer.as_mut().poll_flush(cx))?;
+                        self.need_flush = false;
+                    }
+                    return Poll::Pending;
+                }
+            };
+            if self.pos == self.cap && !self.read_done {
+                let mut buf = ReadBuf::new(&mut self.buf);
+                match reader.as_mut().poll_read(cx, &mut buf) {
+                    Poll::Ready(Ok(())) => {}
+                    Poll::Ready(Err(e)) => return Poll::Ready(Err(e)),
+                    Poll::Pending => {
+                        // Nothing to read: flush what was written so the
+                        // peer is not kept waiting on our buffer.
+                        if self.need_flush {
+                            ready!(writer.as_mut().poll_flush(cx))?;
+                            self.need_flush = false;
+                        }
+                        return Poll::Pending;
+                    }
+                }
+                let n = buf.filled().len();
+                if n == 0 {
+                    self.read_done = true;
+                } else {
+                    self.pos = 0;
+                    self.cap = n;
+                }
+                budget.made_progress();
+            }
+            while self.pos < self.cap {
+                let n = ready!(writer
+                    .as_mut()
+                    .poll_write(cx, &self.buf[self.pos..self.cap]))?;
+                if n == 0 {
+                    return Poll::Ready(Err(write_zero_into_writer()));
+                }
+                self.pos += n.min(self.cap - self.pos);
+                self.amount += n as u64;
+                self.need_flush = true;
+                budget.made_progress();
+            }
+            if self.pos == self.cap && self.read_done {
+                ready!(writer.as_mut().poll_flush(cx))?;
+                self.need_flush = false;
+                return Poll::Ready(Ok(self.amount));
+            }
+        }
+    }
+}
+
+/// Copies everything `reader` yields into `writer`, then flushes `writer`;
+/// returns the number of bytes copied.
+///
+/// Interrupted reads and writes are retried; any other error ends the copy
+/// at once, and bytes read but not yet written are lost.
+///
+/// ```
+/// # use std::future::Future;
+/// # struct Noop;
+/// # impl std::task::Wake for Noop { fn wake(self: std::sync::Arc<Self>) {} }
+/// # let waker = std::task::Waker::from(std::sync::Arc::new(Noop));
+/// # let mut cx = std::task::Context::from_waker(&waker);
+/// let mut source: &[u8] = b"hello";
+/// let mut target = Vec::new();
+/// {
+///     let copy = std::pin::pin!(rt_io::io::copy(&mut source, &mut target));
+///     assert!(matches!(copy.poll(&mut cx), std::task::Poll::Ready(Ok(5))));
+/// }
+/// assert_eq!(target, b"hello");
+/// ```
+pub async fn copy<'a, R, W>(reader: &'a mut R, writer: &'a mut W) -> io::Result<u64>
+where
+    R: AsyncRead + Unpin + ?Sized,
+    W: AsyncWrite + Unpin + ?Sized,
+{
+    let mut buffer = CopyBuffer::with_size(DEFAULT_BUF_SIZE);
+    std::future::poll_fn(|cx| {
+        retry_interrupted(
+            buffer.poll_copy(cx, Pin::new(&mut *reader), Pin::new(&mut *writer)),
+            cx,
+        )
+    })
+    .await
+}
+
+/// Turns an `Interrupted` error into a retry (after a self wake-up).
+pub(crate) fn retry_interrupted<T>(
+    poll: Poll<io::Result<T>>,
+    cx: &mut Context<'_>,
+) -> Poll<io::Result<T>> {
+    match poll {
+        Poll::Ready(Err(e)) if e.kind() == io::ErrorKind::Interrupted => {
+            cx.waker().wake_by_ref();
+            Poll::Pending
+        }
+        other => other,
+    }
+}
+
+/// Copies everything a buffered `reader` yields into `writer`, writing
+/// straight from the reader's buffer, then flushes `writer`; returns the
+/// number of bytes copied.
+pub async fn copy_buf<'a, R, W>(reader: &'a mut R, writer: &'a mut W) -> io::Result<u64>
+where
+    R: AsyncBufRead + Unpin + ?Sized,
+    W: AsyncWrite + Unpin + ?Sized,
+{
+    let mut amount = 0u64;
+    std::future::poll_fn(|cx| loop {
+        let mut budget = ready!(coop::poll_proceed(cx));
+        let mut reader = Pin::new(&mut *reader);
+        let writer = Pin::new(&mut *writer);
+        let chunk = ready!(retry_interrupted(reader.as_mut().poll_fill_buf(cx), cx))?;
+        if chunk.is_empty() {
+            ready!(writer.poll_flush(cx))?;
+            return Poll::Ready(Ok(amount));
+        }
+        let n = ready!(retry_interrupted(writer.poll_write(cx, chunk), cx))?;
+        if n == 0 {
+            return Poll::Ready(Err(write_zero_into_writer()));
+        }
+        let n = n.min(chunk.len());
+        reader.consume(n);
+        amount += n as u64;
+        budget.made_progress();
+    })
+    .await
+}

@@ -1,0 +1,248 @@
+//! The futures behind `AsyncReadExt`'s byte-buffer methods: `read`,
+//! `read_exact`, `read_buf`, `read_to_end` and `read_to_string`.
+
+use crate::io::{AsyncRead, ReadBuf};
+use bytes::BufMut;
+use std::future::Future;
+use std::io;
+use std::pin::Pin;
+use std::task::{ready, Context, Poll};
+
+/// Future returned by [`AsyncReadExt::read`](crate::io::AsyncReadExt::read).
+#[derive(Debug)]
+#[must_use = "futures do nothing unless you `.await` or poll them"]
+pub struct Read<'a, R: ?Sized> {
+    reader: &'a mut R,
+    buf: &'a mut [u8],
+}
+
+impl<'a, R: ?Sized> Read<'a, R> {
+    pub(crate) fn new(reader: &'a mut R, buf: &'a mut [u8]) -> Self {
+        Read { reader, buf }
+    }
+}
+
+impl<R: AsyncRead + Unpin + ?Sized> Future for Read<'_, R> {
+    type Output = io::Result<usize>;
+
+    fn poll(mut self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<io::Result<usize>> {
+        let me = &mut *self;
+        let mut buf = ReadBuf::new(me.buf);
+        ready!(Pin::new(&mut *me.reader).poll_read(cx, &mut buf))?;
+        Poll::Ready(Ok(buf.filled().len()))
+    }
+}
+
+/// Future returned by
+/// [`AsyncReadExt::read_exact`](crate::io::AsyncReadExt::read_exact).
+#[derive(Debug)]
+#[must_use = "futures do nothing unless you `.await` or poll them"]
+pub struct ReadExact<'a, R: ?Sized> {
+    reader: &'a mut R,
+    buf: &'a mut [u8],
+    filled: usize,
+}
+
+impl<'a, R: ?Sized> ReadExact<'a, R> {
+    pub(crate) fn new(reader: &'a mut R, buf: &'a mut [u8]) -> Self {
+        ReadExact {
+            reader,
+            buf,
+            filled: 0,
+        }
+    }
+}
+
+pub(crate) fn early_eof() -> io::Error {
+    io::Error::new(io::ErrorKind::UnexpectedEof, "early eof")
+}
+
+impl<R: AsyncRead + Unpin + ?Sized> Future for ReadExact<'_, R> {
+    type Output = io::Result<usize>;
+
+    fn poll(mut self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<io::Result<usize>> {
+        let me = &mut *self;
+        while me.filled < me.buf.len() {
+            let mut buf = ReadBuf::new(&mut me.buf[me.filled..]);
+            ready!(Pin::new(&mut *me.reader).poll_read(cx, &mut buf))?;
+            let n = buf.filled().len();
+            if n == 0 {
+                return Poll::Ready(Err(early_eof()));
+            }
+            me.filled += n;
+        }
+        Poll::Ready(Ok(me.buf.len()))
+    }
+}
+
+/// Future returned by [`AsyncReadExt::read_buf`](crate::io::AsyncReadExt::read_buf).
+#[derive(Debug)]
+#[must_use = "futures do nothing unless you `.await` or poll them"]
+pub struct ReadBufFuture<'a, R: ?Sized, B: ?Sized> {
+    reader: &'a mut R,
+    buf: &'a mut B,
+}
+
+impl<'a, R: ?Sized, B: ?Sized> ReadBufFuture<'a, R, B> {
+    pub(crate) fn new(reader: &'a mut R, buf: &'a mut B) -> Self {
+        ReadBufFuture { reader, buf }
+    }
+}
+
+/// Reads once from `reader` into the spare capacity of `buf`, returning how
+/// many bytes arrived.
+pub(crate) fn poll_read_into_buf_mut<R, B>(
+    reader: Pin<&mut R>,
+    cx: &mut Context<'_>,
+    buf: &mut B,
+) -> Poll<io::Result<usize>>
+where
+    R: AsyncRead + ?Sized,
+    B: BufMut + ?Sized,
+{
+    if !buf.has_remaining_mut() {
+        return Poll::Ready(Ok(0));
+    }
+    let n = {
+        let chunk = buf.chunk_mut();
+        // SAFETY: the slice is only handed to `ReadBuf::uninit`, which never
+        // de-initialises memory and only exposes bytes it initialised.
+        let uninit = unsafe { chunk.as_uninit_slice_mut() };
+        let mut read_buf = ReadBuf::uninit(uninit);
+        let start = read_buf.filled().as_ptr();
+        ready!(reader.poll_read(cx, &mut read_buf))?;
+        // The reader must fill our memory, not swap in a buffer of its own.
+        assert_eq!(start, read_buf.filled().as_ptr(), "reader replaced ReadBuf");
+        read_buf.filled().len()
+    };
+    // SAFETY: the reader initialised and filled `n` bytes of the chunk.
+    unsafe { buf.advance_mut(n) };
+    Poll::Ready(Ok(n))
+}
+
+impl<R, B> Future for ReadBufFuture<'_, R, B>
+where
+    R: AsyncRead + Unpin + ?Sized,
+    B: BufMut + ?Sized,
+{
+    type Output = io::Result<usize>;
+
+    fn poll(mut self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<io::Result<usize>> {
+        let me = &mut *self;
+        poll_read_into_buf_mut(Pin::new(&mut *me.reader), cx, me.buf)
+    }
+}
+
+/// Reads until EOF, appending to `buf`; returns the number of bytes added.
+pub(crate) fn poll_read_to_end<R: AsyncRead + ?Sized>(
+    mut reader: Pin<&mut R>,
+    cx: &mut Context<'_>,
+    buf: &mut Vec<u8>,
+    read_so_far: &mut usize,
+) -> Poll<io::Result<usize>> {
+    loop {
+        if buf.len() == buf.capacity() {
+            buf.reserve(32);
+        }
+        let n = {
+            let mut read_buf = ReadBuf::uninit(buf.spare_capacity_mut());
+            let start = read_buf.filled().as_ptr();
+            ready!(reader.as_mut().poll_read(cx, &mut read_buf))?;
+            // Only bytes written into our own spare capacity may be
+            // counted: a reader that swapped the buffer would make us
+            // expose uninitialised memory.
+            assert_eq!(start, read_buf.filled().as_ptr(), "reader replaced ReadBuf");
+            read_buf.filled().len()
+        };
+        if n == 0 {
+            return Poll::Ready(Ok(std::mem::take(read_so_far)));
+        }
+        // SAFETY: the reader initialised and filled `n` bytes of the spare
+        // capacity, directly after the current length.
+        unsafe { buf.set_len(buf.len() + n) };
+        *read_so_far += n;
+    }
+}
+
+/// Future returned by
+/// [`AsyncReadExt::read_to_end`](crate::io::AsyncReadExt::read_to_end).
+#[derive(Debug)]
+#[must_use = "futures do nothing unless you `.await` or poll them"]
+pub struct ReadToEnd<'a, R: ?Sized> {
+    reader: &'a mut R,
+    buf: &'a mut Vec<u8>,
+    read: usize,
+}
+
+impl<'a, R: ?Sized> ReadToEnd<'a, R> {
+    pub(crate) fn new(reader: &'a mut R, buf: &'a mut Vec<u8>) -> Self {
+        ReadToEnd {
+            reader,
+            buf,
+            read: 0,
+        }
+    }
+}
+
+impl<R: AsyncRead + Unpin + ?Sized> Future for ReadToEnd<'_, R> {
+    type Output = io::Result<usize>;
+
+    fn poll(mut self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<io::Result<usize>> {
+        let me = &mut *self;
+        poll_read_to_end(Pin::new(&mut *me.reader), cx, me.buf, &mut me.read)
+    }
+}
+
+pub(crate) fn invalid_utf8() -> io::Error {
+    io::Error::new(
+        io::ErrorKind::InvalidData,
+        "stream did not contain valid UTF-8",
+    )
+}
+
+/// Future returned by
+/// [`AsyncReadExt::read_to_string`](crate::io::AsyncReadExt::read_to_string).
+///
+/// Bytes are collected apart from the string and appended only once they are
+/// known to be valid UTF-8, so the string is never left invalid.
+#[derive(Debug)]
+#[must_use = "futures do nothing unless you `.await` or poll them"]
+pub struct ReadToString<'a, R: ?Sized> {
+    reader: &'a mut R,
+    output: &'a mut String,
+    bytes: Vec<u8>,
+    read: usize,
+}
+
+impl<'a, R: ?Sized> ReadToString<'a, R> {
+    pub(crate) fn new(reader: &'a mut R, output: &'a mut String) -> Self {
+        ReadToString {
+            reader,
+            output,
+            bytes: Vec::new(),
+            read: 0,
+        }
+    }
+}
+
+impl<R: AsyncRead + Unpin + ?Sized> Future for ReadToString<'_, R> {
+    type Output = io::Result<usize>;
+
+    fn poll(mut self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<io::Result<usize>> {
+        let me = &mut *self;
+        let n = ready!(poll_read_to_end(
+            Pin::new(&mut *me.reader),
+            cx,
+            &mut me.bytes,
+            &mut me.read
+        ))?;
+        let bytes = std::mem::take(&mut me.bytes);
+        match String::from_utf8(bytes) {
+            Ok(text) => {
+                me.output.push_str(&text);
+                Poll::Ready(Ok(n))
+            }
+            Err(_) => Poll::Ready(Err(invalid_utf8())),
+        }
+    }
+}

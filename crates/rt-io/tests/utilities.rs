@@ -1,0 +1,322 @@
+//! The utilities: duplex pipes, split/unsplit, join, empty/sink/repeat,
+//! buffered readers and writers, and the copies, all over in-memory streams.
+
+mod support;
+
+use rt_io::io::{
+    copy, copy_bidirectional, copy_bidirectional_with_sizes, copy_buf, duplex, empty, join, repeat,
+    sink, split, AsyncBufReadExt, AsyncReadExt, AsyncWriteExt, BufReader, BufStream, BufWriter,
+    ErrorKind,
+};
+use std::task::Poll;
+use support::{block_on, join2, poll_once};
+
+#[test]
+fn duplex_applies_backpressure_at_capacity() {
+    let (mut a, mut b) = duplex(4);
+    let mut write = Box::pin(a.write(b"abcdef"));
+    assert!(matches!(poll_once(&mut write), Poll::Ready(Ok(4))));
+    drop(write);
+    let mut blocked = Box::pin(a.write(b"ef"));
+    assert!(poll_once(&mut blocked).is_pending(), "full pipe waits");
+    drop(blocked);
+    block_on(async {
+        let mut buf = [0u8; 4];
+        b.read_exact(&mut buf).await.unwrap();
+        assert_eq!(&buf, b"abcd");
+    });
+    let mut write = Box::pin(a.write(b"ef"));
+    assert!(matches!(poll_once(&mut write), Poll::Ready(Ok(2))));
+}
+
+#[test]
+fn duplex_eof_after_shutdown_or_drop_and_broken_pipe() {
+    block_on(async {
+        let (mut a, mut b) = duplex(16);
+        a.write_all(b"last").await.unwrap();
+        a.shutdown().await.unwrap();
+        let mut out = Vec::new();
+        b.read_to_end(&mut out).await.unwrap();
+        assert_eq!(out, b"last");
+        b.write_all(b"back").await.unwrap();
+        drop(b);
+        let mut out = Vec::new();
+        a.read_to_end(&mut out).await.unwrap();
+        assert_eq!(out, b"back");
+        let err = a.write_all(b"x").await.unwrap_err();
+        assert_eq!(err.kind(), ErrorKind::BrokenPipe);
+    });
+}
+
+#[test]
+fn duplex_spends_the_coop_budget() {
+    let (mut a, _b) = duplex(1024);
+    rt_core::task::coop::with_budget(2, || {
+        assert!(poll_once(&mut Box::pin(a.write(b"x"))).is_ready());
+        assert!(poll_once(&mut Box::pin(a.write(b"x"))).is_ready());
+        assert!(poll_once(&mut Box::pin(a.write(b"x"))).is_pending());
+    });
+}
+
+#[test]
+fn split_halves_work_and_unsplit() {
+    block_on(async {
+        let (a, mut b) = duplex(64);
+        let (mut read, mut write) = split(a);
+        write.write_all(b"to b").await.unwrap();
+        b.write_all(b"to a").await.unwrap();
+        let mut buf = [0u8; 4];
+        read.read_exact(&mut buf).await.unwrap();
+        assert_eq!(&buf, b"to a");
+        b.read_exact(&mut buf).await.unwrap();
+        assert_eq!(&buf, b"to b");
+        assert!(read.is_pair_of(&write));
+        let _whole = read.unsplit(write);
+    });
+}
+
+#[test]
+#[should_panic(expected = "belongs to another stream")]
+fn unsplit_rejects_foreign_halves() {
+    let (r1, _w1) = split(duplex(1).0);
+    let (_r2, w2) = split(duplex(1).0);
+    let _ = r1.unsplit(w2);
+}
+
+#[test]
+fn join_reads_one_and_writes_the_other() {
+    block_on(async {
+        let mut out = Vec::new();
+        let mut buf = [0u8; 2];
+        {
+            let mut joined = join(&b"in"[..], &mut out);
+            joined.read_exact(&mut buf).await.unwrap();
+            joined.write_all(b"out").await.unwrap();
+        }
+        assert_eq!(&buf, b"in");
+        assert_eq!(out, b"out");
+    });
+}
+
+#[test]
+fn empty_sink_and_repeat() {
+    block_on(async {
+        let mut out = Vec::new();
+        assert_eq!(empty().read_to_end(&mut out).await.unwrap(), 0);
+        assert_eq!(sink().write(b"gone").await.unwrap(), 4);
+        let mut buf = [0u8; 5];
+        repeat(7).read_exact(&mut buf).await.unwrap();
+        assert_eq!(buf, [7; 5]);
+        let mut limited = Vec::new();
+        repeat(1).take(10).read_to_end(&mut limited).await.unwrap();
+        assert_eq!(limited, [1; 10]);
+    });
+}
+
+#[test]
+fn buf_reader_buffers_and_bypasses() {
+    block_on(async {
+        let mut reader = BufReader::with_capacity(4, &b"abcdefghij"[..]);
+        let mut one = [0u8; 1];
+        reader.read_exact(&mut one).await.unwrap();
+        assert_eq!(reader.buffer(), b"bcd");
+        let mut big = [0u8; 8];
+        let n = reader.read(&mut big).await.unwrap();
+        assert_eq!(&big[..n], b"bcd", "buffered bytes come first");
+        let n = reader.read(&mut big).await.unwrap();
+        assert_eq!(&big[..n], b"efghij", "large reads skip the buffer");
+    });
+}
+
+#[test]
+fn buf_writer_collects_until_flush() {
+    block_on(async {
+        let (a, mut b) = duplex(64);
+        let mut writer = BufWriter::with_capacity(8, a);
+        writer.write_all(b"abc").await.unwrap();
+        assert_eq!(writer.buffer(), b"abc");
+        let mut probe = Box::pin(b.read_u8());
+        assert!(
+            poll_once(&mut probe).is_pending(),
+            "nothing sent before flush"
+        );
+        drop(probe);
+        writer.write_all(b"defghi").await.unwrap();
+        writer.write_all(b"0123456789").await.unwrap();
+        writer.flush().await.unwrap();
+        let mut buf = [0u8; 19];
+        b.read_exact(&mut buf).await.unwrap();
+        assert_eq!(&buf, b"abcdefghi0123456789");
+        writer.shutdown().await.unwrap();
+        assert_eq!(b.read(&mut buf).await.unwrap(), 0);
+    });
+}
+
+#[test]
+fn buf_stream_buffers_both_ways() {
+    block_on(async {
+        let (a, mut b) = duplex(64);
+        let mut stream = BufStream::new(a);
+        stream.write_all(b"hello\n").await.unwrap();
+        stream.flush().await.unwrap();
+        let mut line = String::new();
+        BufReader::new(&mut b).read_line(&mut line).await.unwrap();
+        assert_eq!(line, "hello\n");
+        b.write_all(b"world\n").await.unwrap();
+        line.clear();
+        stream.read_line(&mut line).await.unwrap();
+        assert_eq!(line, "world\n");
+    });
+}
+
+#[test]
+fn copy_moves_everything_through_a_small_pipe() {
+    block_on(async {
+        let data: Vec<u8> = (0..50_000u32).map(|i| (i * 7) as u8).collect();
+        let (mut a, mut b) = duplex(100);
+        let mut src: &[u8] = &data;
+        let (copied, received) = join2(
+            async {
+                let n = copy(&mut src, &mut a).await.unwrap();
+                drop(a);
+                n
+            },
+            async {
+                let mut out = Vec::new();
+                b.read_to_end(&mut out).await.unwrap();
+                out
+            },
+        )
+        .await;
+        assert_eq!(copied, data.len() as u64);
+        assert_eq!(received, data);
+    });
+}
+
+#[test]
+fn copy_buf_writes_from_the_reader_buffer() {
+    block_on(async {
+        let mut reader = BufReader::with_capacity(3, &b"buffered copy"[..]);
+        let mut out = Vec::new();
+        assert_eq!(copy_buf(&mut reader, &mut out).await.unwrap(), 13);
+        assert_eq!(out, b"buffered copy");
+    });
+}
+
+#[test]
+fn copy_bidirectional_relays_both_ways_and_shuts_down() {
+    block_on(async {
+        let (mut client, mut proxy_in) = duplex(16);
+        let (mut proxy_out, mut server) = duplex(16);
+        let relay = copy_bidirectional(&mut proxy_in, &mut proxy_out);
+        let client_side = async {
+            client.write_all(&[1u8; 1000]).await.unwrap();
+            client.shutdown().await.unwrap();
+            let mut back = Vec::new();
+            client.read_to_end(&mut back).await.unwrap();
+            back
+        };
+        let server_side = async {
+            let mut got = Vec::new();
+            server.read_to_end(&mut got).await.unwrap();
+            server.write_all(&[2u8; 300]).await.unwrap();
+            server.shutdown().await.unwrap();
+            got
+        };
+        let (counts, (back, got)) = join2(relay, join2(client_side, server_side)).await;
+        assert_eq!(counts.unwrap(), (1000, 300));
+        assert_eq!(got, vec![1u8; 1000]);
+        assert_eq!(back, vec![2u8; 300]);
+    });
+}
+
+#[test]
+fn copy_bidirectional_rejects_zero_sized_buffers() {
+    block_on(async {
+        let (mut a, _x) = duplex(1);
+        let (mut b, _y) = duplex(1);
+        let err = copy_bidirectional_with_sizes(&mut a, &mut b, 0, 8)
+            .await
+            .unwrap_err();
+        assert_eq!(err.kind(), ErrorKind::InvalidInput);
+    });
+}
+
+#[test]
+fn chain_reads_one_reader_then_the_next() {
+    block_on(async {
+        let mut chained = (&b"ab"[..]).chain(&b"cd"[..]);
+        let mut out = Vec::new();
+        chained.read_to_end(&mut out).await.unwrap();
+        assert_eq!(out, b"abcd");
+
+        let mut lines = BufReader::new(&b"one\ntw"[..])
+            .chain(&b"o\nthree"[..])
+            .lines();
+        let mut got = Vec::new();
+        while let Some(line) = lines.next_line().await.unwrap() {
+            got.push(line);
+        }
+        assert_eq!(got, ["one", "two", "three"]);
+    });
+}
+
+#[test]
+fn buf_reader_seeks_relative_to_what_was_consumed() {
+    use rt_io::io::{AsyncSeekExt, SeekFrom};
+    block_on(async {
+        let mut reader = BufReader::with_capacity(4, std::io::Cursor::new(b"0123456789".to_vec()));
+        let mut two = [0u8; 2];
+        reader.read_exact(&mut two).await.unwrap();
+        assert_eq!(reader.buffer(), b"23", "two bytes still buffered");
+        assert_eq!(reader.stream_position().await.unwrap(), 2);
+        assert_eq!(reader.seek(SeekFrom::Current(3)).await.unwrap(), 5);
+        reader.read_exact(&mut two).await.unwrap();
+        assert_eq!(&two, b"56");
+        assert_eq!(reader.seek(SeekFrom::End(-1)).await.unwrap(), 9);
+        reader.read_exact(&mut two[..1]).await.unwrap();
+        assert_eq!(two[0], b'9');
+    });
+}
+
+#[test]
+fn copy_yields_when_the_coop_budget_is_spent() {
+    let mut source = repeat(1).take(1 << 16);
+    let mut target = sink();
+    let mut copying = Box::pin(copy(&mut source, &mut target));
+    rt_core::task::coop::with_budget(4, || {
+        assert!(
+            poll_once(&mut copying).is_pending(),
+            "an endless-ready copy still yields"
+        );
+    });
+    let copied = block_on(copying).unwrap();
+    assert_eq!(copied, 1 << 16);
+}
+
+#[test]
+fn simplex_carries_bytes_one_way_with_backpressure() {
+    use rt_io::io::simplex;
+    block_on(async {
+        let (mut rx, mut tx) = simplex(4);
+        let (_, got) = join2(
+            async {
+                tx.write_all(b"one way only").await.unwrap();
+                tx.shutdown().await.unwrap();
+            },
+            async {
+                let mut got = Vec::new();
+                rx.read_to_end(&mut got).await.unwrap();
+                got
+            },
+        )
+        .await;
+        assert_eq!(got, b"one way only");
+        let err = tx.write_all(b"late").await.unwrap_err();
+        assert_eq!(err.kind(), ErrorKind::BrokenPipe);
+        let mut whole = rx.unsplit(tx);
+        let mut rest = Vec::new();
+        whole.read_to_end(&mut rest).await.unwrap();
+        assert!(rest.is_empty());
+    });
+}
