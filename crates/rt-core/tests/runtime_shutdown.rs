@@ -234,8 +234,6 @@ fn unhandled_panic_shutdown_runtime_makes_block_on_panic() {
 }
 
 #[test]
-#[ignore = "rt-core cancels the other tasks only when the runtime drops; tokio cancels them \
-            (and refuses new spawns) as soon as the panic is seen"]
 fn unhandled_panic_shutdown_runtime_cancels_the_other_tasks_at_once() {
     let rt = Builder::new_current_thread()
         .unhandled_panic(UnhandledPanic::ShutdownRuntime)
