@@ -7,7 +7,9 @@
 //! | path | from | what |
 //! |------|------|------|
 //! | [`runtime`] | rt-core (+ drivers) | `Builder`, `Runtime`, `Handle` |
-//! | [`task`] | rt-core | `spawn`, `JoinHandle`, `LocalSet`, `yield_now`, coop budget |
+//! | [`task`] | rt-core | `spawn`, `JoinHandle`, `JoinSet`, `LocalSet`, `yield_now`, coop budget |
+//! | [`io`] | rt-io | `AsyncRead`, `AsyncWrite`, their extension traits and utilities |
+//! | `codec` | rt-codec | `Decoder`, `Encoder`, `Framed`, codecs (feature `codec`) |
 //! | `select!`, `join!`, `try_join!`, `pin!`, `#[main]`, `#[test]` | rt-macros | macros |
 //!
 //! ```
@@ -24,6 +26,12 @@ pub mod runtime;
 
 pub use rt_core::task;
 pub use rt_core::task::spawn;
+pub use rt_core::task_local;
+
+pub use rt_io::io;
+
+#[cfg(feature = "codec")]
+pub use rt_codec as codec;
 
 #[doc(hidden)]
 pub mod macros;

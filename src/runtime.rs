@@ -36,6 +36,27 @@ impl Builder {
         }
     }
 
+    /// A builder for the multi-thread work-stealing runtime (the default of
+    /// `#[rt::main]`).
+    pub fn new_multi_thread() -> Builder {
+        Builder {
+            inner: rt_core::runtime::Builder::new_multi_thread(),
+            enable_all: false,
+        }
+    }
+
+    /// Number of worker threads of the multi-thread runtime (default: the
+    /// number of CPUs).
+    ///
+    /// # Panics
+    ///
+    /// If `count` is 0.
+    #[track_caller]
+    pub fn worker_threads(&mut self, count: usize) -> &mut Self {
+        self.inner.worker_threads(count);
+        self
+    }
+
     /// Enables every driver this build of rt provides, so that resources
     /// (sockets, timers) work inside the runtime.
     pub fn enable_all(&mut self) -> &mut Self {
