@@ -13,8 +13,8 @@
 //! * the last searcher to find work wakes another worker, so a burst of
 //!   work spreads over the pool one worker at a time.
 
-use std::sync::atomic::{AtomicUsize, Ordering::SeqCst};
-use std::sync::Mutex;
+use crate::loom::sync::atomic::{AtomicUsize, Ordering::SeqCst};
+use crate::loom::sync::Mutex;
 
 const UNPARKED_SHIFT: usize = 16;
 const SEARCHING_MASK: usize = (1 << UNPARKED_SHIFT) - 1;
@@ -61,7 +61,11 @@ impl Idle {
     }
 
     fn should_notify(&self) -> bool {
-        let state = self.state.load(SeqCst);
+        // A read-modify-write, not a load: it reads the latest value in the
+        // word's modification order and synchronizes with the parking
+        // worker's decrement, so that either we see that worker parked or it
+        // sees the work we pushed before calling this.
+        let state = self.state.fetch_add(0, SeqCst);
         Idle::searching(state) == 0 && Idle::unparked(state) < self.num_workers
     }
 
@@ -112,6 +116,15 @@ impl Idle {
             }
             None => false,
         }
+    }
+
+    /// Number of workers on the sleeper list.
+    #[cfg(test)]
+    pub(super) fn num_sleepers(&self) -> usize {
+        self.sleepers
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .len()
     }
 
     /// Number of workers currently searching.

@@ -10,6 +10,8 @@
 //! anywhere; `idle.rs` decides who to wake.
 
 mod idle;
+#[cfg(all(test, loom))]
+mod loom_models;
 mod park;
 mod worker;
 
