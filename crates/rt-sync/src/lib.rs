@@ -1,3 +1,36 @@
-//! `rt-sync` will own runtime-agnostic synchronization: Semaphore, Mutex, RwLock, Notify, oneshot, mpsc, watch, broadcast.
+//! `rt-sync`: synchronization primitives for asynchronous code.
 //!
-//! The crate is reserved in the workspace and has no public items yet.
+//! Everything here works on any executor: the primitives only store and
+//! wake [`Waker`](std::task::Waker)s, start no threads and need no I/O
+//! driver. Inside an rt runtime they also take part in the cooperative
+//! budget (`rt_core::task::coop`), so a task that always finds a ready
+//! channel still yields now and then.
+//!
+//! * Locks: [`Mutex`], [`Semaphore`].
+//! * Channels: [`oneshot`], [`mpsc`].
+//!
+//! Every lock-like primitive stands on one fair batch semaphore (FIFO
+//! waiters, permits handed out in order, cancellation returns what a waiter
+//! was given).
+
+mod batch_semaphore;
+mod errors;
+mod locked;
+pub mod mpsc;
+mod mutex;
+mod notify;
+pub mod oneshot;
+mod park;
+mod semaphore;
+mod wake_list;
+
+pub use errors::{AcquireError, TryAcquireError, TryLockError};
+pub use mutex::{MappedMutexGuard, Mutex, MutexGuard, OwnedMappedMutexGuard, OwnedMutexGuard};
+pub use notify::{Notified, Notify};
+pub use semaphore::{OwnedSemaphorePermit, Semaphore, SemaphorePermit};
+
+/// Support for this crate's documentation examples; not part of the API.
+#[doc(hidden)]
+pub mod __doc {
+    pub use crate::park::block_on;
+}
