@@ -6,7 +6,7 @@
 //! budget (`rt_core::task::coop`), so a task that always finds a ready
 //! channel still yields now and then.
 //!
-//! * Locks: [`Mutex`], [`Semaphore`].
+//! * Locks: [`Mutex`], [`RwLock`], [`Semaphore`]; signalling: [`Notify`].
 //! * Channels: [`oneshot`], [`mpsc`].
 //!
 //! Every lock-like primitive stands on one fair batch semaphore (FIFO
@@ -21,12 +21,17 @@ mod mutex;
 mod notify;
 pub mod oneshot;
 mod park;
+mod rwlock;
 mod semaphore;
 mod wake_list;
 
 pub use errors::{AcquireError, TryAcquireError, TryLockError};
 pub use mutex::{MappedMutexGuard, Mutex, MutexGuard, OwnedMappedMutexGuard, OwnedMutexGuard};
 pub use notify::{Notified, Notify};
+pub use rwlock::{
+    OwnedRwLockMappedWriteGuard, OwnedRwLockReadGuard, OwnedRwLockWriteGuard, RwLock,
+    RwLockMappedWriteGuard, RwLockReadGuard, RwLockWriteGuard,
+};
 pub use semaphore::{OwnedSemaphorePermit, Semaphore, SemaphorePermit};
 
 /// Support for this crate's documentation examples; not part of the API.
