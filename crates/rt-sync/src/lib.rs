@@ -7,7 +7,7 @@
 //! channel still yields now and then.
 //!
 //! * Locks: [`Mutex`], [`RwLock`], [`Semaphore`]; signalling: [`Notify`].
-//! * Channels: [`oneshot`], [`mpsc`].
+//! * Channels: [`oneshot`], [`mpsc`], [`watch`].
 //!
 //! Every lock-like primitive stands on one fair batch semaphore (FIFO
 //! waiters, permits handed out in order, cancellation returns what a waiter
@@ -24,6 +24,7 @@ mod park;
 mod rwlock;
 mod semaphore;
 mod wake_list;
+pub mod watch;
 
 pub use errors::{AcquireError, TryAcquireError, TryLockError};
 pub use mutex::{MappedMutexGuard, Mutex, MutexGuard, OwnedMappedMutexGuard, OwnedMutexGuard};
