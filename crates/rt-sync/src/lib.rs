@@ -7,13 +7,14 @@
 //! channel still yields now and then.
 //!
 //! * Locks: [`Mutex`], [`RwLock`], [`Semaphore`]; signalling: [`Notify`].
-//! * Channels: [`oneshot`], [`mpsc`], [`watch`].
+//! * Channels: [`oneshot`], [`mpsc`], [`watch`], [`broadcast`].
 //!
 //! Every lock-like primitive stands on one fair batch semaphore (FIFO
 //! waiters, permits handed out in order, cancellation returns what a waiter
 //! was given).
 
 mod batch_semaphore;
+pub mod broadcast;
 mod errors;
 mod locked;
 pub mod mpsc;
