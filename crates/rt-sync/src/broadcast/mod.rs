@@ -24,7 +24,7 @@
 //! The tail (next position, receiver count, closed flag) is under one lock
 //! and each slot under its own; the lock order is always tail, then slot.
 //! A sender writes the slot and advances the tail under the tail lock,
-//! then wakes waiting receivers through a [`Notify`](crate::Notify). A
+//! then wakes waiting receivers through a [`Notify`]. A
 //! receiver reads the tail, then the slot for its position; if the slot
 //! was overwritten meanwhile it reports the lag. Receivers register with
 //! the `Notify` before their final check, so no value is missed.

@@ -2,7 +2,7 @@
 //!
 //! [`Sender::send`] never waits: it either stores the value or, if the
 //! receiver is gone, hands it back. The [`Receiver`] is a future that
-//! resolves to the value, or to [`RecvError`](error::RecvError) if the
+//! resolves to the value, or to [`RecvError`] if the
 //! sender was dropped without sending.
 //!
 //! ```

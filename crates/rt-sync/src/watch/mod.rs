@@ -25,7 +25,7 @@
 //! (set when the last sender goes). Receivers read the version *before*
 //! the value, so the value they see is never older than the version they
 //! record; at worst they are told of a change they have already seen.
-//! Waiting goes through a [`Notify`](crate::Notify) whose `notified()` is
+//! Waiting goes through a [`Notify`] whose `notified()` is
 //! enabled before the state is checked, so no change can be missed.
 
 pub mod error;
