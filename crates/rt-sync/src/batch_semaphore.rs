@@ -203,6 +203,10 @@ impl Semaphore {
         if n == 0 {
             return;
         }
+        assert!(
+            n <= MAX_PERMITS,
+            "number of added permits ({n}) would overflow MAX_PERMITS ({MAX_PERMITS})"
+        );
         self.release_locked(n, lock(&self.waiters));
     }
 
@@ -249,7 +253,9 @@ impl Semaphore {
                     self.permits.fetch_sub(n << PERMIT_SHIFT, Ordering::Release);
                     drop(waitlist);
                     wakers.wake_all();
-                    panic!("adding {n} permits would overflow MAX_PERMITS ({MAX_PERMITS})");
+                    panic!(
+                        "number of added permits ({n}) would overflow MAX_PERMITS ({MAX_PERMITS})"
+                    );
                 }
                 n = 0;
             }
@@ -397,7 +403,7 @@ impl Semaphore {
 fn assert_permits(n: usize) {
     assert!(
         n <= MAX_PERMITS,
-        "a semaphore cannot hold more than MAX_PERMITS ({MAX_PERMITS}) permits, got {n}"
+        "a semaphore may not have more than MAX_PERMITS permits ({MAX_PERMITS})"
     );
 }
 

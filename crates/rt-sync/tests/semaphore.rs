@@ -203,13 +203,13 @@ fn max_permits_and_const_new() {
 }
 
 #[test]
-#[should_panic]
+#[should_panic(expected = "a semaphore may not have more than MAX_PERMITS permits")]
 fn too_many_permits_panics() {
     let _ = Semaphore::new(Semaphore::MAX_PERMITS + 1);
 }
 
 #[test]
-#[should_panic]
+#[should_panic(expected = "would overflow MAX_PERMITS")]
 fn adding_past_max_permits_panics() {
     let semaphore = Semaphore::new(Semaphore::MAX_PERMITS);
     semaphore.add_permits(1);
