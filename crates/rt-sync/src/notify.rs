@@ -147,6 +147,13 @@ impl Notify {
     /// It takes part in `notify_waiters` from the moment it is created; it
     /// joins the queue for `notify_one`/`notify_last` when first polled or
     /// [`enable`](Notified::enable)d.
+    ///
+    /// # Cancel safety
+    ///
+    /// Cancel-safe: a `notify_one`/`notify_last` delivered to a future that
+    /// is then dropped is passed on to the next waiter (or stored), and a
+    /// dropped future leaves the queue. Waiters are woken in FIFO order, so
+    /// re-creating the future moves the task to the back.
     pub fn notified(&self) -> Notified<'_> {
         Notified {
             notify: self,
