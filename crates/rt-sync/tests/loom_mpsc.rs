@@ -7,6 +7,8 @@ mod support;
 use loom::future::block_on;
 use loom::thread;
 use rt_sync::mpsc;
+use std::pin::pin;
+use support::poll_once;
 
 #[test]
 fn bounded_send_recv_in_order() {
@@ -109,6 +111,25 @@ fn messages_cross_a_block_boundary_and_reuse_it() {
             }
             assert_eq!(rx.recv().await, None);
         });
+        t.join().unwrap();
+    });
+}
+
+#[test]
+fn cancelled_partial_reservation_after_close_ends_the_stream() {
+    loom::model(|| {
+        let (tx, mut rx) = mpsc::channel::<u8>(2);
+        let held = tx.try_reserve().unwrap();
+        let other = tx.clone();
+        let t = thread::spawn(move || {
+            let mut reserve = pin!(other.reserve_many(2));
+            // Pending with one slot assigned, or failed after the close;
+            // either way it is dropped here and gives its slot back.
+            let _ = poll_once(reserve.as_mut());
+        });
+        rx.close();
+        drop(held);
+        block_on(async { assert_eq!(rx.recv().await, None) });
         t.join().unwrap();
     });
 }
