@@ -121,6 +121,18 @@ impl Semaphore {
         }
     }
 
+    /// A closed semaphore with no permits, usable in constant contexts.
+    #[cfg(not(loom))]
+    pub(crate) const fn const_new_closed() -> Semaphore {
+        Semaphore {
+            permits: AtomicUsize::new(CLOSED),
+            waiters: Mutex::new(Waitlist {
+                queue: LinkedList::new(),
+                closed: true,
+            }),
+        }
+    }
+
     /// Permits available right now.
     pub(crate) fn available_permits(&self) -> usize {
         self.permits.load(Ordering::Acquire) >> PERMIT_SHIFT

@@ -108,6 +108,16 @@ impl<T> OnceCell<T> {
         }
     }
 
+    /// A cell holding `value`, usable in a `static`.
+    #[cfg(not(loom))]
+    pub const fn const_new_with(value: T) -> OnceCell<T> {
+        OnceCell {
+            value_set: AtomicBool::new(true),
+            value: UnsafeCell::new(MaybeUninit::new(value)),
+            semaphore: ll::Semaphore::const_new_closed(),
+        }
+    }
+
     /// Whether the cell holds a value.
     pub fn initialized(&self) -> bool {
         self.value_set.load(Ordering::Acquire)

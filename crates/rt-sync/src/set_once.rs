@@ -81,6 +81,16 @@ impl<T> SetOnce<T> {
         }
     }
 
+    /// A cell holding `value`, usable in a `static`.
+    #[cfg(not(loom))]
+    pub const fn const_new_with(value: T) -> SetOnce<T> {
+        SetOnce {
+            state: AtomicU8::new(SET),
+            value: UnsafeCell::new(MaybeUninit::new(value)),
+            set: Notify::const_new(),
+        }
+    }
+
     /// Whether the value is set.
     pub fn initialized(&self) -> bool {
         self.state.load(Ordering::Acquire) == SET

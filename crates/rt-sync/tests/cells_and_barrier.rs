@@ -124,6 +124,10 @@ fn once_cell_take_into_inner_and_drop() {
 fn once_cell_in_a_static() {
     static CELL: OnceCell<u32> = OnceCell::const_new();
     assert_eq!(block_on(CELL.get_or_init(|| async { 12 })), &12);
+    static READY: OnceCell<u32> = OnceCell::const_new_with(5);
+    assert_eq!(READY.get(), Some(&5));
+    assert!(READY.set(6).unwrap_err().is_already_init_err());
+    assert_eq!(block_on(READY.get_or_init(|| async { 7 })), &5);
 }
 
 #[test]
@@ -179,4 +183,7 @@ fn set_once_in_a_static() {
     static CELL: SetOnce<u8> = SetOnce::const_new();
     CELL.set(1).unwrap();
     assert_eq!(block_on(CELL.wait()), &1);
+    static READY: SetOnce<u8> = SetOnce::const_new_with(2);
+    assert_eq!(READY.get(), Some(&2));
+    assert!(READY.set(3).is_err());
 }
