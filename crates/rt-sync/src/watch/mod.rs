@@ -307,20 +307,33 @@ impl<T> Receiver<T> {
     ///
     /// Cancel-safe.
     pub async fn changed(&mut self) -> Result<(), RecvError> {
+        if let Some(result) = self.check_changed() {
+            return result;
+        }
+        let shared = Arc::clone(&self.shared);
         loop {
-            let mut notified = pin!(self.shared.notify_rx.notified());
+            // Register first, then look: a send after the look wakes us.
+            let mut notified = pin!(shared.notify_rx.notified());
             notified.as_mut().enable();
-            let state = self.shared.state.load(SeqCst);
-            let version = state & !CLOSED;
-            if version != self.version {
-                self.version = version;
-                return Ok(());
-            }
-            if state & CLOSED == CLOSED {
-                return Err(RecvError(()));
+            if let Some(result) = self.check_changed() {
+                return result;
             }
             notified.await;
         }
+    }
+
+    /// `Some` if `changed` can return without waiting.
+    fn check_changed(&mut self) -> Option<Result<(), RecvError>> {
+        let state = self.shared.state.load(SeqCst);
+        let version = state & !CLOSED;
+        if version != self.version {
+            self.version = version;
+            return Some(Ok(()));
+        }
+        if state & CLOSED == CLOSED {
+            return Some(Err(RecvError(())));
+        }
+        None
     }
 
     /// Waits until `condition` holds for the current value, checking the
