@@ -1,0 +1,183 @@
+//! The receiving end of a broadcast channel.
+
+use super::error::{RecvError, TryRecvError};
+use super::Shared;
+use crate::locked::lock;
+use rt_core::task::coop;
+use std::fmt;
+use std::pin::pin;
+use std::sync::Arc;
+use std::task::Poll;
+
+/// Receives every value sent on a broadcast channel after it subscribed.
+pub struct Receiver<T> {
+    shared: Arc<Shared<T>>,
+    /// Position of the next value to read.
+    next: u64,
+}
+
+/// What reading one position found.
+enum Read<T> {
+    Value(T),
+    Empty,
+    Closed,
+    Lagged(u64),
+}
+
+impl<T> Receiver<T> {
+    pub(super) fn new(shared: Arc<Shared<T>>, next: u64) -> Receiver<T> {
+        Receiver { shared, next }
+    }
+
+    /// Reads position `self.next`: takes the value if this receiver is the
+    /// last one to need it, clones it otherwise (or, without `clone`, only
+    /// gives up its claim and yields `None`).
+    fn read(&mut self, clone: Option<fn(&T) -> T>) -> Read<Option<T>> {
+        let (tail_pos, closed) = {
+            let tail = lock(self.shared.tail());
+            (tail.pos, tail.closed)
+        };
+        if self.next >= tail_pos {
+            return if closed { Read::Closed } else { Read::Empty };
+        }
+        let capacity = self.shared.capacity();
+        let oldest = tail_pos.saturating_sub(capacity);
+        if self.next < oldest {
+            let missed = oldest - self.next;
+            self.next = oldest;
+            return Read::Lagged(missed);
+        }
+        let mut slot = lock(self.shared.slot(self.next));
+        if slot.pos != self.next || slot.value.is_none() {
+            // Overwritten since we read the tail: we lag behind a newer one.
+            drop(slot);
+            let tail_pos = lock(self.shared.tail()).pos;
+            let oldest = tail_pos.saturating_sub(capacity);
+            let missed = oldest.saturating_sub(self.next).max(1);
+            self.next += missed;
+            return Read::Lagged(missed);
+        }
+        slot.remaining -= 1;
+        let value = if slot.remaining == 0 {
+            slot.value.take()
+        } else {
+            clone.and_then(|clone| slot.value.as_ref().map(clone))
+        };
+        drop(slot);
+        self.next += 1;
+        Read::Value(value)
+    }
+
+    /// Values sent since this receiver last read (may exceed the capacity
+    /// if it lags).
+    pub fn len(&self) -> usize {
+        let tail_pos = lock(self.shared.tail()).pos;
+        (tail_pos - self.next.min(tail_pos)) as usize
+    }
+
+    /// Whether there is nothing new to read.
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+
+    /// Whether every sender is gone (buffered values may remain).
+    pub fn is_closed(&self) -> bool {
+        lock(self.shared.tail()).closed
+    }
+
+    /// Whether both receivers belong to the same channel.
+    pub fn same_channel(&self, other: &Self) -> bool {
+        Arc::ptr_eq(&self.shared, &other.shared)
+    }
+
+    /// A new receiver that starts at the current tail, whatever this one
+    /// has not read yet.
+    pub fn resubscribe(&self) -> Self {
+        self.shared.new_receiver()
+    }
+
+    /// Live senders.
+    pub fn sender_strong_count(&self) -> usize {
+        self.shared
+            .senders
+            .load(rt_core::loom::sync::atomic::Ordering::SeqCst)
+    }
+}
+
+impl<T: Clone> Receiver<T> {
+    /// Takes the next value if there is one right now.
+    pub fn try_recv(&mut self) -> Result<T, TryRecvError> {
+        match self.read(Some(T::clone)) {
+            Read::Value(value) => Ok(value.expect("cloned or taken")),
+            Read::Empty => Err(TryRecvError::Empty),
+            Read::Closed => Err(TryRecvError::Closed),
+            Read::Lagged(n) => Err(TryRecvError::Lagged(n)),
+        }
+    }
+
+    /// Waits for the next value.
+    ///
+    /// # Cancel safety
+    ///
+    /// Cancel-safe: the position only advances when a value (or a lag) is
+    /// returned.
+    pub async fn recv(&mut self) -> Result<T, RecvError> {
+        std::future::poll_fn(|cx| match coop::poll_proceed(cx) {
+            Poll::Ready(mut progress) => {
+                progress.made_progress();
+                Poll::Ready(())
+            }
+            Poll::Pending => Poll::Pending,
+        })
+        .await;
+        loop {
+            match self.read(Some(T::clone)) {
+                Read::Value(value) => return Ok(value.expect("cloned or taken")),
+                Read::Closed => return Err(RecvError::Closed),
+                Read::Lagged(n) => return Err(RecvError::Lagged(n)),
+                Read::Empty => {}
+            }
+            // Slow path: register interest, then look once more.
+            let shared = Arc::clone(&self.shared);
+            let mut notified = pin!(shared.notify_rx().notified());
+            notified.as_mut().enable();
+            match self.read(Some(T::clone)) {
+                Read::Value(value) => return Ok(value.expect("cloned or taken")),
+                Read::Closed => return Err(RecvError::Closed),
+                Read::Lagged(n) => return Err(RecvError::Lagged(n)),
+                Read::Empty => notified.await,
+            }
+        }
+    }
+
+    /// Receives from synchronous code, parking the thread while empty.
+    ///
+    /// Must not be called from inside an asynchronous task.
+    pub fn blocking_recv(&mut self) -> Result<T, RecvError> {
+        crate::park::block_on(self.recv())
+    }
+}
+
+impl<T> Drop for Receiver<T> {
+    fn drop(&mut self) {
+        // Values sent from now on do not count this receiver; give up the
+        // claim on those sent before that it never read, so they are freed
+        // (or handed without a clone to their last reader).
+        let stop = self.shared.receiver_left();
+        while self.next < stop {
+            match self.read(None) {
+                Read::Value(value) => drop(value),
+                Read::Lagged(_) => {}
+                Read::Empty | Read::Closed => break,
+            }
+        }
+    }
+}
+
+impl<T> fmt::Debug for Receiver<T> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("Receiver")
+            .field("next", &self.next)
+            .finish()
+    }
+}

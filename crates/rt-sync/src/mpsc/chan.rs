@@ -1,0 +1,460 @@
+//! The state shared by both ends of an mpsc channel, bounded or not.
+//!
+//! # Protocol
+//!
+//! * The message queue, the receiver's waker and the two "closed" flags sit
+//!   under one short lock. Senders push and take the receiver's waker under
+//!   it, then wake after releasing it; the receiver pops, or checks the
+//!   flags and stores its waker, under it. So a message or a close can never
+//!   slip between the receiver's check and its registration.
+//! * Capacity (bounded channels only) is a batch semaphore with `bound`
+//!   permits. A sender takes a permit before pushing; the permit travels
+//!   with the message and the receiver returns it after popping.
+//! * Closing the receiver side closes the semaphore (no new permits) but
+//!   every message already pushed, and every permit already granted, is
+//!   still delivered: `recv` returns `None` only once the queue is empty and
+//!   no permit is outstanding ("idle"). Whoever makes the channel idle after
+//!   the close (a dropped permit, a cancelled reservation) wakes the
+//!   receiver so it can see the end.
+//! * The number of live senders is an atomic; the last one to go sets
+//!   `tx_closed` under the lock and wakes the receiver.
+
+use super::block::BlockQueue;
+use super::error::TryRecvError;
+use crate::batch_semaphore as ll;
+use crate::locked::lock;
+use crate::notify::Notify;
+use rt_core::loom::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+use rt_core::loom::sync::Mutex;
+use rt_core::task::coop;
+use std::future::Future;
+use std::mem::ManuallyDrop;
+use std::pin::{pin, Pin};
+use std::sync::Arc;
+use std::task::{ready, Context, Poll, Waker};
+
+pub(super) struct Chan<T> {
+    shared: Mutex<Shared<T>>,
+    capacity: Option<Capacity>,
+    tx_count: AtomicUsize,
+    tx_weak_count: AtomicUsize,
+    /// Mirrors `Shared::rx_closed` for lock-free `is_closed` checks.
+    rx_closed: AtomicBool,
+    notify_rx_closed: Notify,
+}
+
+struct Capacity {
+    semaphore: ll::Semaphore,
+    bound: usize,
+}
+
+struct Shared<T> {
+    queue: BlockQueue<T>,
+    rx_waker: Option<Waker>,
+    /// Every sender is gone.
+    tx_closed: bool,
+    /// The receiver closed the channel or was dropped.
+    rx_closed: bool,
+}
+
+/// A strong sender's share of the channel: keeps it open.
+pub(super) struct Tx<T> {
+    chan: Arc<Chan<T>>,
+}
+
+/// A weak sender's share: does not keep the channel open.
+pub(super) struct WeakTx<T> {
+    chan: Arc<Chan<T>>,
+}
+
+/// The receiver's share.
+pub(super) struct Rx<T> {
+    chan: Arc<Chan<T>>,
+}
+
+pub(super) fn channel<T>(bound: Option<usize>) -> (Tx<T>, Rx<T>) {
+    let chan = Arc::new(Chan {
+        shared: Mutex::new(Shared {
+            queue: BlockQueue::new(),
+            rx_waker: None,
+            tx_closed: false,
+            rx_closed: false,
+        }),
+        capacity: bound.map(|bound| Capacity {
+            semaphore: ll::Semaphore::new(bound),
+            bound,
+        }),
+        tx_count: AtomicUsize::new(1),
+        tx_weak_count: AtomicUsize::new(0),
+        rx_closed: AtomicBool::new(false),
+        notify_rx_closed: Notify::new(),
+    });
+    (Tx { chan: chan.clone() }, Rx { chan })
+}
+
+impl<T> Chan<T> {
+    fn wake_rx(&self, shared: &mut Shared<T>) -> Option<Waker> {
+        shared.rx_waker.take()
+    }
+
+    /// No message is queued and no permit is out (always true unbounded).
+    fn is_idle(&self) -> bool {
+        self.capacity
+            .as_ref()
+            .map_or(true, |c| c.semaphore.available_permits() == c.bound)
+    }
+
+    /// Gives `n` permits back for messages the receiver took.
+    fn return_permits(&self, n: usize) {
+        if let Some(capacity) = &self.capacity {
+            capacity.semaphore.release(n);
+        }
+    }
+
+    fn is_finished(&self, shared: &Shared<T>) -> bool {
+        shared.queue.is_empty() && (shared.tx_closed || (shared.rx_closed && self.is_idle()))
+    }
+}
+
+impl<T> Tx<T> {
+    /// Pushes a message whose capacity is already accounted for (a used
+    /// permit, or an unbounded channel found open).
+    fn push(&self, value: T, mut shared: rt_core::loom::sync::MutexGuard<'_, Shared<T>>) {
+        shared.queue.push(value);
+        let waker = self.chan.wake_rx(&mut shared);
+        drop(shared);
+        if let Some(waker) = waker {
+            waker.wake();
+        }
+    }
+
+    /// Pushes a message for which a permit was consumed.
+    pub(super) fn push_permitted(&self, value: T) {
+        self.push(value, lock(&self.chan.shared));
+    }
+
+    /// Pushes onto an unbounded channel unless the receiver closed it.
+    pub(super) fn push_unbounded(&self, value: T) -> Result<(), T> {
+        let shared = lock(&self.chan.shared);
+        if shared.rx_closed {
+            return Err(value);
+        }
+        self.push(value, shared);
+        Ok(())
+    }
+
+    pub(super) fn semaphore(&self) -> &ll::Semaphore {
+        &self
+            .chan
+            .capacity
+            .as_ref()
+            .expect("bounded channel")
+            .semaphore
+    }
+
+    pub(super) fn max_capacity(&self) -> usize {
+        self.chan.capacity.as_ref().map_or(usize::MAX, |c| c.bound)
+    }
+
+    /// Takes `n` permits, failing if the channel is or becomes closed.
+    pub(super) fn reserve(&self, n: usize) -> Reserve<'_, T> {
+        Reserve {
+            acquire: ManuallyDrop::new(self.semaphore().acquire(n)),
+            chan: &self.chan,
+            granted: false,
+        }
+    }
+
+    /// Returns `n` permits that were not used for messages.
+    pub(super) fn release_permits(&self, n: usize) {
+        self.chan.return_permits(n);
+        self.wake_rx_if_closed_and_idle();
+    }
+
+    fn wake_rx_if_closed_and_idle(&self) {
+        wake_rx_if_closed_and_idle(&self.chan);
+    }
+
+    pub(super) fn is_closed(&self) -> bool {
+        self.chan.rx_closed.load(Ordering::Acquire)
+    }
+
+    pub(super) async fn closed(&self) {
+        loop {
+            let mut notified = pin!(self.chan.notify_rx_closed.notified());
+            notified.as_mut().enable();
+            if self.is_closed() {
+                return;
+            }
+            notified.await;
+        }
+    }
+
+    pub(super) fn same_channel(&self, other: &Tx<T>) -> bool {
+        Arc::ptr_eq(&self.chan, &other.chan)
+    }
+
+    pub(super) fn downgrade(&self) -> WeakTx<T> {
+        self.chan.tx_weak_count.fetch_add(1, Ordering::Relaxed);
+        WeakTx {
+            chan: self.chan.clone(),
+        }
+    }
+
+    pub(super) fn strong_count(&self) -> usize {
+        self.chan.tx_count.load(Ordering::Acquire)
+    }
+
+    pub(super) fn weak_count(&self) -> usize {
+        self.chan.tx_weak_count.load(Ordering::Acquire)
+    }
+}
+
+fn wake_rx_if_closed_and_idle<T>(chan: &Chan<T>) {
+    if chan.rx_closed.load(Ordering::Acquire) && chan.is_idle() {
+        let waker = chan.wake_rx(&mut lock(&chan.shared));
+        if let Some(waker) = waker {
+            waker.wake();
+        }
+    }
+}
+
+impl<T> Clone for Tx<T> {
+    fn clone(&self) -> Self {
+        self.chan.tx_count.fetch_add(1, Ordering::Relaxed);
+        Tx {
+            chan: self.chan.clone(),
+        }
+    }
+}
+
+impl<T> Drop for Tx<T> {
+    fn drop(&mut self) {
+        if self.chan.tx_count.fetch_sub(1, Ordering::AcqRel) != 1 {
+            return;
+        }
+        let mut shared = lock(&self.chan.shared);
+        shared.tx_closed = true;
+        let waker = self.chan.wake_rx(&mut shared);
+        drop(shared);
+        if let Some(waker) = waker {
+            waker.wake();
+        }
+    }
+}
+
+impl<T> WeakTx<T> {
+    pub(super) fn upgrade(&self) -> Option<Tx<T>> {
+        let mut count = self.chan.tx_count.load(Ordering::Relaxed);
+        loop {
+            if count == 0 {
+                return None;
+            }
+            match self.chan.tx_count.compare_exchange_weak(
+                count,
+                count + 1,
+                Ordering::AcqRel,
+                Ordering::Relaxed,
+            ) {
+                Ok(_) => {
+                    return Some(Tx {
+                        chan: self.chan.clone(),
+                    })
+                }
+                Err(actual) => count = actual,
+            }
+        }
+    }
+
+    pub(super) fn strong_count(&self) -> usize {
+        self.chan.tx_count.load(Ordering::Acquire)
+    }
+
+    pub(super) fn weak_count(&self) -> usize {
+        self.chan.tx_weak_count.load(Ordering::Acquire)
+    }
+}
+
+impl<T> Clone for WeakTx<T> {
+    fn clone(&self) -> Self {
+        self.chan.tx_weak_count.fetch_add(1, Ordering::Relaxed);
+        WeakTx {
+            chan: self.chan.clone(),
+        }
+    }
+}
+
+impl<T> Drop for WeakTx<T> {
+    fn drop(&mut self) {
+        self.chan.tx_weak_count.fetch_sub(1, Ordering::AcqRel);
+    }
+}
+
+impl<T> Rx<T> {
+    pub(super) fn poll_recv(&mut self, cx: &mut Context<'_>) -> Poll<Option<T>> {
+        let mut progress = ready!(coop::poll_proceed(cx));
+        let mut shared = lock(&self.chan.shared);
+        if let Some(value) = shared.queue.pop() {
+            drop(shared);
+            self.chan.return_permits(1);
+            progress.made_progress();
+            return Poll::Ready(Some(value));
+        }
+        if self.chan.is_finished(&shared) {
+            progress.made_progress();
+            return Poll::Ready(None);
+        }
+        match &shared.rx_waker {
+            Some(w) if w.will_wake(cx.waker()) => {}
+            _ => shared.rx_waker = Some(cx.waker().clone()),
+        }
+        Poll::Pending
+    }
+
+    pub(super) fn poll_recv_many(
+        &mut self,
+        cx: &mut Context<'_>,
+        buffer: &mut Vec<T>,
+        limit: usize,
+    ) -> Poll<usize> {
+        if limit == 0 {
+            return Poll::Ready(0);
+        }
+        let mut progress = ready!(coop::poll_proceed(cx));
+        let mut shared = lock(&self.chan.shared);
+        let mut taken = 0;
+        while taken < limit {
+            match shared.queue.pop() {
+                Some(value) => {
+                    buffer.push(value);
+                    taken += 1;
+                }
+                None => break,
+            }
+        }
+        if taken > 0 {
+            drop(shared);
+            self.chan.return_permits(taken);
+            progress.made_progress();
+            return Poll::Ready(taken);
+        }
+        if self.chan.is_finished(&shared) {
+            progress.made_progress();
+            return Poll::Ready(0);
+        }
+        match &shared.rx_waker {
+            Some(w) if w.will_wake(cx.waker()) => {}
+            _ => shared.rx_waker = Some(cx.waker().clone()),
+        }
+        Poll::Pending
+    }
+
+    pub(super) fn try_recv(&mut self) -> Result<T, TryRecvError> {
+        let mut shared = lock(&self.chan.shared);
+        if let Some(value) = shared.queue.pop() {
+            drop(shared);
+            self.chan.return_permits(1);
+            return Ok(value);
+        }
+        if self.chan.is_finished(&shared) {
+            Err(TryRecvError::Disconnected)
+        } else {
+            Err(TryRecvError::Empty)
+        }
+    }
+
+    pub(super) fn close(&mut self) {
+        let mut shared = lock(&self.chan.shared);
+        if shared.rx_closed {
+            return;
+        }
+        shared.rx_closed = true;
+        self.chan.rx_closed.store(true, Ordering::Release);
+        drop(shared);
+        if let Some(capacity) = &self.chan.capacity {
+            capacity.semaphore.close();
+        }
+        self.chan.notify_rx_closed.notify_waiters();
+    }
+
+    pub(super) fn is_closed(&self) -> bool {
+        let shared = lock(&self.chan.shared);
+        shared.rx_closed || shared.tx_closed
+    }
+
+    pub(super) fn len(&self) -> usize {
+        lock(&self.chan.shared).queue.len()
+    }
+
+    pub(super) fn capacity(&self) -> usize {
+        self.chan
+            .capacity
+            .as_ref()
+            .map_or(usize::MAX, |c| c.semaphore.available_permits())
+    }
+
+    pub(super) fn max_capacity(&self) -> usize {
+        self.chan.capacity.as_ref().map_or(usize::MAX, |c| c.bound)
+    }
+
+    pub(super) fn sender_strong_count(&self) -> usize {
+        self.chan.tx_count.load(Ordering::Acquire)
+    }
+
+    pub(super) fn sender_weak_count(&self) -> usize {
+        self.chan.tx_weak_count.load(Ordering::Acquire)
+    }
+}
+
+impl<T> Drop for Rx<T> {
+    fn drop(&mut self) {
+        self.close();
+        // Drop queued messages now, one at a time and outside the lock: a
+        // message's destructor may itself touch this channel.
+        loop {
+            let value = lock(&self.chan.shared).queue.pop();
+            match value {
+                Some(value) => {
+                    self.chan.return_permits(1);
+                    drop(value);
+                }
+                None => break,
+            }
+        }
+    }
+}
+
+/// Waits for permits on a bounded channel. If it is dropped without being
+/// granted them (cancelled, or failed because the channel closed), the
+/// permits it held are returned first and then the receiver is woken when
+/// that leaves a closed channel idle, so the receiver can see the end.
+pub(super) struct Reserve<'a, T> {
+    acquire: ManuallyDrop<ll::Acquire<'a>>,
+    chan: &'a Arc<Chan<T>>,
+    granted: bool,
+}
+
+impl<T> Future for Reserve<'_, T> {
+    type Output = Result<(), ()>;
+
+    fn poll(self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<Self::Output> {
+        // SAFETY: `acquire` is structurally pinned and never moved; it is
+        // dropped in place by our `Drop`.
+        let this = unsafe { self.get_unchecked_mut() };
+        // SAFETY: as above.
+        let acquire = unsafe { Pin::new_unchecked(&mut *this.acquire) };
+        let result = ready!(acquire.poll(cx));
+        this.granted = result.is_ok();
+        Poll::Ready(result.map_err(|_| ()))
+    }
+}
+
+impl<T> Drop for Reserve<'_, T> {
+    fn drop(&mut self) {
+        // SAFETY: dropped exactly once, here, in place.
+        unsafe { ManuallyDrop::drop(&mut self.acquire) };
+        if !self.granted {
+            wake_rx_if_closed_and_idle(self.chan);
+        }
+    }
+}

@@ -1,0 +1,471 @@
+//! `Notify`: wake one task, the newest task, or every waiting task, with a
+//! stored permit when `notify_one` finds nobody waiting.
+//!
+//! # Protocol
+//!
+//! The atomic `state` packs two things:
+//!
+//! * bits 0-1: `EMPTY` (nobody waits, no permit), `WAITING` (the queue is
+//!   not empty) or `NOTIFIED` (a permit is stored);
+//! * the remaining bits: how many times `notify_waiters` was called.
+//!
+//! `EMPTY <-> NOTIFIED` may change with a compare-and-swap and no lock.
+//! Every transition into or out of `WAITING` happens under the `waiters`
+//! lock, together with the queue change that justifies it.
+//!
+//! A [`Notified`] remembers the `notify_waiters` count at creation, so a
+//! `notify_waiters` call made after it was created completes it even if it
+//! was never polled. Waiter nodes live inside the `Notified` futures; their
+//! waker and notification are only touched under the lock.
+
+use crate::locked::lock;
+use crate::wake_list::WakeList;
+use rt_core::loom::cell::UnsafeCell;
+use rt_core::loom::sync::atomic::{AtomicUsize, Ordering::SeqCst};
+use rt_core::loom::sync::Mutex;
+use rt_core::util::linked_list::{self, LinkedList};
+use std::fmt;
+use std::future::Future;
+use std::marker::PhantomPinned;
+use std::pin::Pin;
+use std::ptr::NonNull;
+use std::task::{Context, Poll, Waker};
+
+const EMPTY: usize = 0;
+const WAITING: usize = 1;
+const NOTIFIED: usize = 2;
+const STATE_MASK: usize = 0b11;
+const CALL_UNIT: usize = 0b100;
+
+fn state_of(word: usize) -> usize {
+    word & STATE_MASK
+}
+
+fn with_state(word: usize, state: usize) -> usize {
+    (word & !STATE_MASK) | state
+}
+
+fn calls_of(word: usize) -> usize {
+    word >> 2
+}
+
+/// Lets one task wake others, without sending data.
+///
+/// [`notify_one`](Notify::notify_one) wakes the longest-waiting task, or,
+/// if none waits, stores a single permit that the next
+/// [`notified`](Notify::notified) consumes at once (several calls still
+/// store one permit). [`notify_waiters`](Notify::notify_waiters) wakes every
+/// task waiting at that moment, and every `Notified` future created before
+/// the call, and stores nothing.
+///
+/// ```
+/// use rt_sync::Notify;
+/// use std::sync::Arc;
+///
+/// # rt_sync::__doc::block_on(async {
+/// let notify = Arc::new(Notify::new());
+/// notify.notify_one(); // stored as a permit
+/// notify.notified().await; // consumes it without waiting
+/// # });
+/// ```
+pub struct Notify {
+    state: AtomicUsize,
+    waiters: Mutex<LinkedList<Waiter>>,
+}
+
+/// Which notification reached a waiter.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Notification {
+    /// From `notify_one`: must be passed on if the waiter is dropped.
+    One,
+    /// From `notify_last`: likewise, passed on to the newest waiter.
+    Last,
+    /// From `notify_waiters`.
+    All,
+}
+
+struct Waiter {
+    pointers: linked_list::Pointers<Waiter>,
+    /// Under the `waiters` lock.
+    inner: UnsafeCell<WaiterInner>,
+    _pin: PhantomPinned,
+}
+
+struct WaiterInner {
+    waker: Option<Waker>,
+    notification: Option<Notification>,
+}
+
+// SAFETY: a waiter's fields are only touched under the notify's lock, or by
+// its owning future once it is unlinked.
+unsafe impl Send for Waiter {}
+// SAFETY: as above.
+unsafe impl Sync for Waiter {}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Stage {
+    Init,
+    Waiting,
+    Done,
+}
+
+/// The future returned by [`Notify::notified`].
+///
+/// # Cancel safety
+///
+/// Dropping a `Notified` that received a `notify_one`/`notify_last` but was
+/// not polled to completion passes that notification on to the next waiter
+/// (or stores it as the permit), so it is not lost.
+#[must_use = "futures do nothing unless polled"]
+pub struct Notified<'a> {
+    notify: &'a Notify,
+    stage: Stage,
+    calls_at_creation: usize,
+    waiter: Waiter,
+}
+
+impl Notify {
+    /// A `Notify` with no permit and no waiters.
+    pub fn new() -> Notify {
+        Notify {
+            state: AtomicUsize::new(EMPTY),
+            waiters: Mutex::new(LinkedList::new()),
+        }
+    }
+
+    /// As [`new`](Self::new), usable in a `static`.
+    #[cfg(not(loom))]
+    pub const fn const_new() -> Notify {
+        Notify {
+            state: AtomicUsize::new(EMPTY),
+            waiters: Mutex::new(LinkedList::new()),
+        }
+    }
+
+    /// A future that completes when this `Notify` is notified.
+    ///
+    /// It takes part in `notify_waiters` from the moment it is created; it
+    /// joins the queue for `notify_one`/`notify_last` when first polled or
+    /// [`enable`](Notified::enable)d.
+    ///
+    /// # Cancel safety
+    ///
+    /// Cancel-safe: a `notify_one`/`notify_last` delivered to a future that
+    /// is then dropped is passed on to the next waiter (or stored), and a
+    /// dropped future leaves the queue. Waiters are woken in FIFO order, so
+    /// re-creating the future moves the task to the back.
+    pub fn notified(&self) -> Notified<'_> {
+        Notified {
+            notify: self,
+            stage: Stage::Init,
+            calls_at_creation: calls_of(self.state.load(SeqCst)),
+            waiter: Waiter {
+                pointers: linked_list::Pointers::new(),
+                inner: UnsafeCell::new(WaiterInner {
+                    waker: None,
+                    notification: None,
+                }),
+                _pin: PhantomPinned,
+            },
+        }
+    }
+
+    /// Wakes the task that has waited longest, or stores a permit if none
+    /// waits.
+    pub fn notify_one(&self) {
+        self.notify(Notification::One);
+    }
+
+    /// Wakes the task that started waiting most recently, or stores a
+    /// permit if none waits.
+    pub fn notify_last(&self) {
+        self.notify(Notification::Last);
+    }
+
+    fn notify(&self, kind: Notification) {
+        let mut word = self.state.load(SeqCst);
+        while state_of(word) != WAITING {
+            match self
+                .state
+                .compare_exchange(word, with_state(word, NOTIFIED), SeqCst, SeqCst)
+            {
+                Ok(_) => return,
+                Err(actual) => word = actual,
+            }
+        }
+        let mut waiters = lock(&self.waiters);
+        let waker = self.notify_locked(&mut waiters, kind);
+        drop(waiters);
+        if let Some(waker) = waker {
+            waker.wake();
+        }
+    }
+
+    /// Hands `kind` to one queued waiter, or stores the permit.
+    fn notify_locked(&self, waiters: &mut LinkedList<Waiter>, kind: Notification) -> Option<Waker> {
+        let mut word = self.state.load(SeqCst);
+        loop {
+            if state_of(word) != WAITING {
+                match self
+                    .state
+                    .compare_exchange(word, with_state(word, NOTIFIED), SeqCst, SeqCst)
+                {
+                    Ok(_) => return None,
+                    Err(actual) => {
+                        word = actual;
+                        continue;
+                    }
+                }
+            }
+            // New waiters are pushed at the front: the back is the oldest.
+            let node = match kind {
+                Notification::Last => waiters.pop_front(),
+                _ => waiters.pop_back(),
+            }
+            .expect("WAITING with an empty queue");
+            // SAFETY: the node was linked, so its future is alive, and we
+            // hold the lock that owns its fields.
+            let waker = unsafe {
+                node.as_ref().inner.with_mut(|inner| {
+                    (*inner).notification = Some(kind);
+                    (*inner).waker.take()
+                })
+            };
+            if waiters.is_empty() {
+                // Only lock holders leave WAITING, so a store is enough.
+                self.state.store(with_state(word, EMPTY), SeqCst);
+            }
+            return waker;
+        }
+    }
+
+    /// Wakes every task waiting now, and completes every `Notified` created
+    /// before this call. Stores no permit.
+    pub fn notify_waiters(&self) {
+        let mut waiters = lock(&self.waiters);
+        let word = self.state.fetch_add(CALL_UNIT, SeqCst) + CALL_UNIT;
+        if state_of(word) != WAITING {
+            return;
+        }
+        let mut batch = WakeList::new();
+        let mut overflow = Vec::new();
+        while let Some(node) = waiters.pop_back() {
+            // SAFETY: as in `notify_locked`.
+            let waker = unsafe {
+                node.as_ref().inner.with_mut(|inner| {
+                    (*inner).notification = Some(Notification::All);
+                    (*inner).waker.take()
+                })
+            };
+            if let Some(waker) = waker {
+                if batch.can_push() {
+                    batch.push(waker);
+                } else {
+                    overflow.push(waker);
+                }
+            }
+        }
+        self.state.store(with_state(word, EMPTY), SeqCst);
+        drop(waiters);
+        batch.wake_all();
+        overflow.into_iter().for_each(Waker::wake);
+    }
+}
+
+impl Default for Notify {
+    fn default() -> Self {
+        Notify::new()
+    }
+}
+
+impl fmt::Debug for Notify {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let word = self.state.load(SeqCst);
+        f.debug_struct("Notify")
+            .field("state", &state_of(word))
+            .field("notify_waiters_calls", &calls_of(word))
+            .finish()
+    }
+}
+
+impl Notified<'_> {
+    /// Joins the queue without a waker, so that a later `notify_one` is
+    /// delivered to this future even before it is polled. Returns `true` if
+    /// it is already notified.
+    ///
+    /// ```
+    /// use rt_sync::Notify;
+    /// use std::pin::pin;
+    ///
+    /// let notify = Notify::new();
+    /// let mut notified = pin!(notify.notified());
+    /// assert!(!notified.as_mut().enable());
+    /// notify.notify_one();
+    /// assert!(notified.as_mut().enable());
+    /// ```
+    pub fn enable(self: Pin<&mut Self>) -> bool {
+        self.poll_notified(None).is_ready()
+    }
+
+    fn poll_notified(self: Pin<&mut Self>, waker: Option<&Waker>) -> Poll<()> {
+        // SAFETY: the waiter node is never moved out; the other fields are
+        // plain data.
+        let this = unsafe { self.get_unchecked_mut() };
+        let notify = this.notify;
+        match this.stage {
+            Stage::Done => Poll::Ready(()),
+            Stage::Init => {
+                let word = notify.state.load(SeqCst);
+                if this.take_permit_or_broadcast(word) {
+                    this.stage = Stage::Done;
+                    return Poll::Ready(());
+                }
+                let mut waiters = lock(&notify.waiters);
+                let mut word = notify.state.load(SeqCst);
+                loop {
+                    if this.take_permit_or_broadcast(word) {
+                        this.stage = Stage::Done;
+                        return Poll::Ready(());
+                    }
+                    if state_of(word) == WAITING {
+                        break;
+                    }
+                    // EMPTY: announce a waiter. May race with a lock-free
+                    // EMPTY -> NOTIFIED, hence the loop.
+                    match notify.state.compare_exchange(
+                        word,
+                        with_state(word, WAITING),
+                        SeqCst,
+                        SeqCst,
+                    ) {
+                        Ok(_) => break,
+                        Err(actual) => word = actual,
+                    }
+                }
+                // SAFETY: the node is not linked yet; it is ours alone.
+                unsafe {
+                    this.waiter
+                        .inner
+                        .with_mut(|inner| (*inner).waker = waker.cloned());
+                }
+                waiters.push_front(NonNull::from(&this.waiter));
+                this.stage = Stage::Waiting;
+                Poll::Pending
+            }
+            Stage::Waiting => {
+                let _waiters = lock(&notify.waiters);
+                // SAFETY: we hold the lock that owns the node's fields.
+                let notified = unsafe {
+                    this.waiter.inner.with_mut(|inner| {
+                        let inner = &mut *inner;
+                        if inner.notification.is_some() {
+                            return true;
+                        }
+                        if let Some(waker) = waker {
+                            match &inner.waker {
+                                Some(w) if w.will_wake(waker) => {}
+                                _ => inner.waker = Some(waker.clone()),
+                            }
+                        }
+                        false
+                    })
+                };
+                if notified {
+                    this.stage = Stage::Done;
+                    Poll::Ready(())
+                } else {
+                    Poll::Pending
+                }
+            }
+        }
+    }
+
+    /// Completes from `word` alone if a `notify_waiters` happened since
+    /// creation, or if a permit is stored and this call took it.
+    fn take_permit_or_broadcast(&self, mut word: usize) -> bool {
+        loop {
+            if calls_of(word) != self.calls_at_creation {
+                return true;
+            }
+            if state_of(word) != NOTIFIED {
+                return false;
+            }
+            match self
+                .notify
+                .state
+                .compare_exchange(word, with_state(word, EMPTY), SeqCst, SeqCst)
+            {
+                Ok(_) => return true,
+                Err(actual) => word = actual,
+            }
+        }
+    }
+}
+
+impl Future for Notified<'_> {
+    type Output = ();
+
+    fn poll(self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<()> {
+        self.poll_notified(Some(cx.waker()))
+    }
+}
+
+impl Drop for Notified<'_> {
+    fn drop(&mut self) {
+        if self.stage != Stage::Waiting {
+            return;
+        }
+        let notify = self.notify;
+        let mut waiters = lock(&notify.waiters);
+        let node = NonNull::from(&self.waiter);
+        // SAFETY: the node is in this notify's queue or in none.
+        unsafe { waiters.remove(node) };
+        if waiters.is_empty() {
+            let word = notify.state.load(SeqCst);
+            if state_of(word) == WAITING {
+                notify.state.store(with_state(word, EMPTY), SeqCst);
+            }
+        }
+        // SAFETY: the node is unlinked and we hold the lock.
+        let notification = unsafe { self.waiter.inner.with(|inner| (*inner).notification) };
+        let forwarded = match notification {
+            Some(kind @ (Notification::One | Notification::Last)) => {
+                notify.notify_locked(&mut waiters, kind)
+            }
+            _ => None,
+        };
+        drop(waiters);
+        if let Some(waker) = forwarded {
+            waker.wake();
+        }
+    }
+}
+
+impl fmt::Debug for Notified<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("Notified")
+            .field("stage", &self.stage)
+            .finish()
+    }
+}
+
+// SAFETY: waiters are linked by address from a pinned `Notified`, whose
+// drop unlinks them under the lock.
+unsafe impl linked_list::Link for Waiter {
+    type Handle = NonNull<Waiter>;
+    type Target = Waiter;
+
+    fn as_raw(handle: &NonNull<Waiter>) -> NonNull<Waiter> {
+        *handle
+    }
+
+    unsafe fn from_raw(ptr: NonNull<Waiter>) -> NonNull<Waiter> {
+        ptr
+    }
+
+    unsafe fn pointers(target: NonNull<Waiter>) -> NonNull<linked_list::Pointers<Waiter>> {
+        // SAFETY: the caller guarantees `target` is live; we only take the
+        // address of a field.
+        unsafe { NonNull::new_unchecked(std::ptr::addr_of_mut!((*target.as_ptr()).pointers)) }
+    }
+}

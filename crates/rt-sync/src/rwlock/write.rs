@@ -1,0 +1,215 @@
+//! The borrowed write guards: whole and mapped.
+
+use super::read::RwLockReadGuard;
+use crate::batch_semaphore as ll;
+use std::fmt;
+use std::marker::PhantomData;
+use std::mem::ManuallyDrop;
+use std::ops::{Deref, DerefMut};
+
+/// Exclusive write access to a [`RwLock`](super::RwLock); unlocks on drop.
+#[must_use = "if unused the RwLock will immediately unlock"]
+pub struct RwLockWriteGuard<'a, T: ?Sized> {
+    permits: u32,
+    semaphore: &'a ll::Semaphore,
+    data: *mut T,
+    _marker: PhantomData<&'a mut T>,
+}
+
+/// A [`RwLockWriteGuard`] narrowed to a part of the data; the whole lock
+/// stays write-locked until it is dropped.
+#[must_use = "if unused the RwLock will immediately unlock"]
+pub struct RwLockMappedWriteGuard<'a, T: ?Sized> {
+    permits: u32,
+    semaphore: &'a ll::Semaphore,
+    data: *mut T,
+    _marker: PhantomData<&'a mut T>,
+}
+
+// SAFETY: the guard is an `&mut T` plus the slots to release; sharing it
+// shares `&T`.
+unsafe impl<T: ?Sized + Send + Sync> Send for RwLockWriteGuard<'_, T> {}
+// SAFETY: as above.
+unsafe impl<T: ?Sized + Send + Sync> Sync for RwLockWriteGuard<'_, T> {}
+// SAFETY: as above.
+unsafe impl<T: ?Sized + Send + Sync> Send for RwLockMappedWriteGuard<'_, T> {}
+// SAFETY: as above.
+unsafe impl<T: ?Sized + Send + Sync> Sync for RwLockMappedWriteGuard<'_, T> {}
+
+impl<'a, T: ?Sized> RwLockWriteGuard<'a, T> {
+    pub(super) fn new(semaphore: &'a ll::Semaphore, permits: u32, data: *mut T) -> Self {
+        RwLockWriteGuard {
+            permits,
+            semaphore,
+            data,
+            _marker: PhantomData,
+        }
+    }
+
+    fn into_raw(this: Self) -> (&'a ll::Semaphore, u32) {
+        let this = ManuallyDrop::new(this);
+        (this.semaphore, this.permits)
+    }
+
+    /// Narrows the guard to a part of the data.
+    pub fn map<U: ?Sized, F>(mut this: Self, f: F) -> RwLockMappedWriteGuard<'a, U>
+    where
+        F: FnOnce(&mut T) -> &mut U,
+    {
+        let data: *mut U = f(&mut *this);
+        let (semaphore, permits) = Self::into_raw(this);
+        RwLockMappedWriteGuard {
+            permits,
+            semaphore,
+            data,
+            _marker: PhantomData,
+        }
+    }
+
+    /// As [`map`](Self::map), but gives the guard back if `f` returns
+    /// `None`.
+    pub fn try_map<U: ?Sized, F>(
+        mut this: Self,
+        f: F,
+    ) -> Result<RwLockMappedWriteGuard<'a, U>, Self>
+    where
+        F: FnOnce(&mut T) -> Option<&mut U>,
+    {
+        let data: *mut U = match f(&mut *this) {
+            Some(data) => data,
+            None => return Err(this),
+        };
+        let (semaphore, permits) = Self::into_raw(this);
+        Ok(RwLockMappedWriteGuard {
+            permits,
+            semaphore,
+            data,
+            _marker: PhantomData,
+        })
+    }
+
+    /// Turns the guard into a mapped guard over the whole data.
+    pub fn into_mapped(this: Self) -> RwLockMappedWriteGuard<'a, T> {
+        RwLockWriteGuard::map(this, |data| data)
+    }
+
+    /// Turns write access into read access without unlocking in between:
+    /// other readers may join at once, no writer can slip in.
+    pub fn downgrade(self) -> RwLockReadGuard<'a, T> {
+        let data = self.data as *const T;
+        let (semaphore, permits) = Self::into_raw(self);
+        // Keep one slot for ourselves and let waiting readers in.
+        semaphore.release(permits as usize - 1);
+        RwLockReadGuard::new(semaphore, data)
+    }
+}
+
+impl<T: ?Sized> Deref for RwLockWriteGuard<'_, T> {
+    type Target = T;
+    fn deref(&self) -> &T {
+        // SAFETY: the guard holds every slot of the lock.
+        unsafe { &*self.data }
+    }
+}
+
+impl<T: ?Sized> DerefMut for RwLockWriteGuard<'_, T> {
+    fn deref_mut(&mut self) -> &mut T {
+        // SAFETY: the guard holds every slot of the lock.
+        unsafe { &mut *self.data }
+    }
+}
+
+impl<T: ?Sized> Drop for RwLockWriteGuard<'_, T> {
+    fn drop(&mut self) {
+        self.semaphore.release(self.permits as usize);
+    }
+}
+
+impl<T: ?Sized + fmt::Debug> fmt::Debug for RwLockWriteGuard<'_, T> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        fmt::Debug::fmt(&**self, f)
+    }
+}
+
+impl<T: ?Sized + fmt::Display> fmt::Display for RwLockWriteGuard<'_, T> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        fmt::Display::fmt(&**self, f)
+    }
+}
+
+impl<'a, T: ?Sized> RwLockMappedWriteGuard<'a, T> {
+    fn into_raw(this: Self) -> (&'a ll::Semaphore, u32) {
+        let this = ManuallyDrop::new(this);
+        (this.semaphore, this.permits)
+    }
+
+    /// Narrows the guard further.
+    pub fn map<U: ?Sized, F>(mut this: Self, f: F) -> RwLockMappedWriteGuard<'a, U>
+    where
+        F: FnOnce(&mut T) -> &mut U,
+    {
+        let data: *mut U = f(&mut *this);
+        let (semaphore, permits) = Self::into_raw(this);
+        RwLockMappedWriteGuard {
+            permits,
+            semaphore,
+            data,
+            _marker: PhantomData,
+        }
+    }
+
+    /// Narrows the guard further if `f` returns `Some`; otherwise gives the
+    /// guard back.
+    pub fn try_map<U: ?Sized, F>(
+        mut this: Self,
+        f: F,
+    ) -> Result<RwLockMappedWriteGuard<'a, U>, Self>
+    where
+        F: FnOnce(&mut T) -> Option<&mut U>,
+    {
+        let data: *mut U = match f(&mut *this) {
+            Some(data) => data,
+            None => return Err(this),
+        };
+        let (semaphore, permits) = Self::into_raw(this);
+        Ok(RwLockMappedWriteGuard {
+            permits,
+            semaphore,
+            data,
+            _marker: PhantomData,
+        })
+    }
+}
+
+impl<T: ?Sized> Deref for RwLockMappedWriteGuard<'_, T> {
+    type Target = T;
+    fn deref(&self) -> &T {
+        // SAFETY: the guard holds every slot of the lock.
+        unsafe { &*self.data }
+    }
+}
+
+impl<T: ?Sized> DerefMut for RwLockMappedWriteGuard<'_, T> {
+    fn deref_mut(&mut self) -> &mut T {
+        // SAFETY: the guard holds every slot of the lock.
+        unsafe { &mut *self.data }
+    }
+}
+
+impl<T: ?Sized> Drop for RwLockMappedWriteGuard<'_, T> {
+    fn drop(&mut self) {
+        self.semaphore.release(self.permits as usize);
+    }
+}
+
+impl<T: ?Sized + fmt::Debug> fmt::Debug for RwLockMappedWriteGuard<'_, T> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        fmt::Debug::fmt(&**self, f)
+    }
+}
+
+impl<T: ?Sized + fmt::Display> fmt::Display for RwLockMappedWriteGuard<'_, T> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        fmt::Display::fmt(&**self, f)
+    }
+}

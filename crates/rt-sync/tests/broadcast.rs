@@ -1,0 +1,182 @@
+//! Behaviour of the broadcast channel as a user sees it.
+
+mod support;
+
+use rt_sync::broadcast::{
+    self,
+    error::{RecvError, TryRecvError},
+};
+use std::pin::pin;
+use std::sync::Arc;
+use support::{block_on, counting_waker, poll_once, poll_with};
+
+#[test]
+fn every_receiver_sees_every_value() {
+    let (tx, mut a) = broadcast::channel(4);
+    let mut b = tx.subscribe();
+    assert_eq!(tx.send(1).unwrap(), 2);
+    tx.send(2).unwrap();
+    assert_eq!(a.len(), 2);
+    assert_eq!(tx.len(), 2);
+    for rx in [&mut a, &mut b] {
+        assert_eq!(rx.try_recv(), Ok(1));
+        assert_eq!(block_on(rx.recv()), Ok(2));
+        assert_eq!(rx.try_recv(), Err(TryRecvError::Empty));
+    }
+    assert!(tx.is_empty(), "read by everyone");
+}
+
+#[test]
+fn late_subscribers_only_see_later_values() {
+    let (tx, _keep) = broadcast::channel(4);
+    tx.send(1).unwrap();
+    let mut late = tx.subscribe();
+    assert_eq!(late.try_recv(), Err(TryRecvError::Empty));
+    tx.send(2).unwrap();
+    assert_eq!(late.try_recv(), Ok(2));
+    let mut again = late.resubscribe();
+    assert_eq!(again.try_recv(), Err(TryRecvError::Empty));
+    assert!(again.same_channel(&late));
+}
+
+#[test]
+fn lagging_receiver_is_told_how_much_it_missed() {
+    let (tx, mut rx) = broadcast::channel(2);
+    for i in 0..5 {
+        tx.send(i).unwrap();
+    }
+    assert_eq!(rx.len(), 5);
+    let err = rx.try_recv().unwrap_err();
+    assert_eq!(err, TryRecvError::Lagged(3));
+    assert_eq!(err.to_string(), "channel lagged by 3");
+    assert_eq!(rx.try_recv(), Ok(3));
+    assert_eq!(rx.try_recv(), Ok(4));
+    for i in 5..10 {
+        tx.send(i).unwrap();
+    }
+    let err = block_on(rx.recv()).unwrap_err();
+    assert_eq!(err, RecvError::Lagged(3));
+    assert_eq!(err.to_string(), "channel lagged by 3");
+    assert_eq!(block_on(rx.recv()), Ok(8));
+}
+
+#[test]
+fn capacity_rounds_up_to_a_power_of_two() {
+    let (tx, mut rx) = broadcast::channel(3);
+    for i in 0..4 {
+        tx.send(i).unwrap();
+    }
+    assert_eq!(rx.try_recv(), Ok(0), "four slots, nothing lost");
+}
+
+#[test]
+fn closed_after_draining() {
+    let (tx, mut rx) = broadcast::channel(4);
+    tx.send(1).unwrap();
+    drop(tx);
+    assert!(rx.is_closed());
+    assert_eq!(block_on(rx.recv()), Ok(1));
+    let err = block_on(rx.recv()).unwrap_err();
+    assert_eq!(err, RecvError::Closed);
+    assert_eq!(err.to_string(), "channel closed");
+    assert_eq!(rx.try_recv(), Err(TryRecvError::Closed));
+    assert_eq!(TryRecvError::Closed.to_string(), "channel closed");
+    assert_eq!(TryRecvError::Empty.to_string(), "channel empty");
+}
+
+#[test]
+fn send_without_receivers_fails() {
+    let tx = broadcast::Sender::<u8>::new(2);
+    let err = tx.send(3).unwrap_err();
+    assert_eq!(err.0, 3);
+    assert_eq!(err.to_string(), "channel closed");
+    assert_eq!(format!("{err:?}"), "SendError { .. }");
+    let rx = tx.subscribe();
+    assert_eq!(tx.receiver_count(), 1);
+    drop(rx);
+    assert_eq!(tx.receiver_count(), 0);
+}
+
+#[test]
+fn recv_waits_and_is_woken() {
+    let (tx, mut rx) = broadcast::channel(2);
+    let (count, waker) = counting_waker();
+    {
+        let mut recv = pin!(rx.recv());
+        assert!(poll_with(recv.as_mut(), &waker).is_pending());
+        tx.send(7).unwrap();
+        assert_eq!(count.count(), 1);
+        assert_eq!(poll_once(recv.as_mut()), std::task::Poll::Ready(Ok(7)));
+    }
+    let mut recv = pin!(rx.recv());
+    assert!(poll_with(recv.as_mut(), &waker).is_pending());
+    drop(tx);
+    assert_eq!(count.count(), 2);
+    assert_eq!(
+        poll_once(recv.as_mut()),
+        std::task::Poll::Ready(Err(RecvError::Closed))
+    );
+}
+
+#[test]
+fn values_are_freed_once_everyone_read_them() {
+    let marker = Arc::new(());
+    let (tx, mut a) = broadcast::channel(8);
+    let b = tx.subscribe();
+    tx.send(marker.clone()).unwrap();
+    assert_eq!(Arc::strong_count(&marker), 2);
+    let got = a.try_recv().unwrap();
+    assert_eq!(Arc::strong_count(&marker), 3, "cloned for a, b still owes");
+    drop(got);
+    drop(b);
+    assert_eq!(
+        Arc::strong_count(&marker),
+        1,
+        "dropped receiver gave up its claim"
+    );
+}
+
+#[test]
+#[should_panic(expected = "broadcast channel capacity cannot be zero")]
+fn zero_capacity_panics() {
+    let _ = broadcast::channel::<u8>(0);
+}
+
+#[test]
+fn sender_closed_and_clone() {
+    let (tx, rx) = broadcast::channel::<u8>(1);
+    let tx2 = tx.clone();
+    assert!(tx.same_channel(&tx2));
+    assert_eq!(tx.strong_count(), 2);
+    let (count, waker) = counting_waker();
+    let mut closed = pin!(tx.closed());
+    assert!(poll_with(closed.as_mut(), &waker).is_pending());
+    drop(rx);
+    assert_eq!(count.count(), 1);
+    assert!(poll_once(closed.as_mut()).is_ready());
+}
+
+#[test]
+fn many_threads_receive_everything() {
+    let (tx, rx) = broadcast::channel(1024);
+    let receivers: Vec<_> = (0..4)
+        .map(|_| {
+            let mut rx = rx.resubscribe();
+            std::thread::spawn(move || {
+                let mut sum = 0u64;
+                while let Ok(v) = rx.blocking_recv() {
+                    sum += v;
+                }
+                sum
+            })
+        })
+        .collect();
+    drop(rx);
+    for i in 0..1000u64 {
+        tx.send(i).unwrap();
+    }
+    drop(tx);
+    for r in receivers {
+        assert_eq!(r.join().unwrap(), 999 * 1000 / 2);
+    }
+}

@@ -1,0 +1,59 @@
+//! Loom models of the broadcast channel: no value or close is missed, and
+//! lag is reported rather than lost.
+#![cfg(loom)]
+
+mod support;
+
+use loom::future::block_on;
+use loom::thread;
+use rt_sync::broadcast::{self, error::RecvError};
+
+#[test]
+fn two_receivers_get_the_value_then_close() {
+    loom::model(|| {
+        let (tx, mut a) = broadcast::channel(2);
+        let mut b = tx.subscribe();
+        let t = thread::spawn(move || {
+            assert_eq!(block_on(b.recv()), Ok(1));
+            assert_eq!(block_on(b.recv()), Err(RecvError::Closed));
+        });
+        tx.send(1).unwrap();
+        drop(tx);
+        assert_eq!(block_on(a.recv()), Ok(1));
+        assert_eq!(block_on(a.recv()), Err(RecvError::Closed));
+        t.join().unwrap();
+    });
+}
+
+#[test]
+fn lag_is_reported_under_concurrent_sends() {
+    loom::model(|| {
+        let (tx, mut rx) = broadcast::channel(1);
+        let t = thread::spawn(move || {
+            tx.send(1).unwrap();
+            tx.send(2).unwrap();
+        });
+        let mut seen = Vec::new();
+        block_on(async {
+            loop {
+                match rx.recv().await {
+                    Ok(v) => seen.push(v),
+                    Err(RecvError::Lagged(n)) => assert!(n >= 1),
+                    Err(RecvError::Closed) => break,
+                }
+            }
+        });
+        assert_eq!(seen.last(), Some(&2), "the newest value always arrives");
+        t.join().unwrap();
+    });
+}
+
+#[test]
+fn receiver_drop_races_with_send() {
+    loom::model(|| {
+        let (tx, rx) = broadcast::channel(2);
+        let t = thread::spawn(move || drop(rx));
+        let _ = tx.send(loom::sync::Arc::new(0));
+        t.join().unwrap();
+    });
+}

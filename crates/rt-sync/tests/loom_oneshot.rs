@@ -1,0 +1,71 @@
+//! Loom models of the oneshot state machine.
+#![cfg(loom)]
+
+mod support;
+
+use loom::future::block_on;
+use loom::thread;
+use rt_sync::oneshot;
+use std::pin::pin;
+use support::poll_once;
+
+#[test]
+fn send_then_receive() {
+    loom::model(|| {
+        let (tx, rx) = oneshot::channel();
+        let t = thread::spawn(move || tx.send(7).unwrap());
+        assert_eq!(block_on(rx), Ok(7));
+        t.join().unwrap();
+    });
+}
+
+#[test]
+fn dropped_sender_is_an_error() {
+    loom::model(|| {
+        let (tx, rx) = oneshot::channel::<u8>();
+        let t = thread::spawn(move || drop(tx));
+        assert!(block_on(rx).is_err());
+        t.join().unwrap();
+    });
+}
+
+#[test]
+fn close_races_with_send_without_losing_the_value() {
+    loom::model(|| {
+        let (tx, mut rx) = oneshot::channel();
+        let t = thread::spawn(move || tx.send(5).is_ok());
+        rx.close();
+        let sent = t.join().unwrap();
+        match rx.try_recv() {
+            Ok(v) => {
+                assert!(sent);
+                assert_eq!(v, 5);
+            }
+            Err(_) => assert!(!sent),
+        }
+    });
+}
+
+#[test]
+fn sender_sees_receiver_drop() {
+    loom::model(|| {
+        let (mut tx, rx) = oneshot::channel::<u8>();
+        let t = thread::spawn(move || drop(rx));
+        block_on(tx.closed());
+        assert!(tx.is_closed());
+        t.join().unwrap();
+    });
+}
+
+#[test]
+fn receiver_changes_waker_while_value_arrives() {
+    loom::model(|| {
+        let (tx, rx) = oneshot::channel();
+        let t = thread::spawn(move || tx.send(1).unwrap());
+        let mut rx = pin!(rx);
+        if poll_once(rx.as_mut()).is_pending() {
+            assert_eq!(block_on(rx), Ok(1));
+        }
+        t.join().unwrap();
+    });
+}
