@@ -8,6 +8,7 @@
 //! |------|------|------|
 //! | [`runtime`] | rt-core (+ drivers) | `Builder`, `Runtime`, `Handle` |
 //! | [`task`] | rt-core | `spawn`, `JoinHandle`, `JoinSet`, `LocalSet`, `yield_now`, coop budget |
+//! | `sync` | rt-sync | `Mutex`, `Semaphore`, `Notify`, `mpsc`, `oneshot`, `watch`, `broadcast` (feature `sync`) |
 //! | [`io`] | rt-io | `AsyncRead`, `AsyncWrite`, their extension traits and utilities |
 //! | `codec` | rt-codec | `Decoder`, `Encoder`, `Framed`, codecs (feature `codec`) |
 //! | `select!`, `join!`, `try_join!`, `pin!`, `#[main]`, `#[test]` | rt-macros | macros |
@@ -29,6 +30,9 @@ pub use rt_core::task::spawn;
 pub use rt_core::task_local;
 
 pub use rt_io::io;
+
+#[cfg(feature = "sync")]
+pub use rt_sync as sync;
 
 #[cfg(feature = "codec")]
 pub use rt_codec as codec;

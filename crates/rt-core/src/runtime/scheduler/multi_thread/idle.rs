@@ -119,7 +119,7 @@ impl Idle {
     }
 
     /// Number of workers on the sleeper list.
-    #[cfg(test)]
+    #[cfg(all(test, loom))]
     pub(super) fn num_sleepers(&self) -> usize {
         self.sleepers
             .lock()
