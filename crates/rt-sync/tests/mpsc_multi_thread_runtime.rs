@@ -6,7 +6,10 @@ use rt_sync::mpsc;
 
 #[test]
 fn eight_producers_lose_nothing_on_the_multi_thread_runtime() {
-    let rt = Builder::new_multi_thread().worker_threads(4).build().unwrap();
+    let rt = Builder::new_multi_thread()
+        .worker_threads(4)
+        .build()
+        .unwrap();
     rt.block_on(async {
         let (tx, mut rx) = mpsc::channel::<(usize, usize)>(16);
         for producer in 0..8 {
