@@ -30,7 +30,7 @@ fn spawn_and_join_across_workers() {
 }
 
 #[test]
-fn tasks_spawned_from_many_threads_complete_once() {
+fn a_million_tasks_spawned_from_four_threads_complete_once() {
     let rt = rt(4);
     let count = Arc::new(AtomicUsize::new(0));
     let (tx, rx) = mpsc::channel();
@@ -40,11 +40,11 @@ fn tasks_spawned_from_many_threads_complete_once() {
             let count = count.clone();
             let tx = tx.clone();
             std::thread::spawn(move || {
-                for _ in 0..25_000 {
+                for _ in 0..250_000 {
                     let count = count.clone();
                     let tx = tx.clone();
                     drop(handle.spawn(async move {
-                        if count.fetch_add(1, Ordering::SeqCst) + 1 == 100_000 {
+                        if count.fetch_add(1, Ordering::SeqCst) + 1 == 1_000_000 {
                             tx.send(()).unwrap();
                         }
                     }));
@@ -56,7 +56,7 @@ fn tasks_spawned_from_many_threads_complete_once() {
         t.join().unwrap();
     }
     rx.recv().unwrap();
-    assert_eq!(count.load(Ordering::SeqCst), 100_000);
+    assert_eq!(count.load(Ordering::SeqCst), 1_000_000);
 }
 
 #[test]
@@ -262,4 +262,16 @@ fn handle_block_on_from_outside_thread() {
     .join()
     .unwrap();
     assert_eq!(v, 5);
+}
+
+#[test]
+#[should_panic(expected = "Cannot drop a runtime in a context where blocking is not allowed")]
+fn dropping_a_runtime_inside_async_code_panics_instead_of_deadlocking() {
+    let outer = rt(1);
+    let inner = rt(1);
+    outer.block_on(async move {
+        rt_core::spawn(async move { drop(inner) })
+            .await
+            .unwrap_or_else(|e| std::panic::resume_unwind(e.into_panic()));
+    });
 }

@@ -133,3 +133,83 @@ fn no_task_left_queued_while_every_worker_sleeps() {
         );
     });
 }
+
+struct OverflowSink(Mutex<Vec<u32>>);
+
+impl super::queue::Overflow<u32> for OverflowSink {
+    fn push_batch(&self, tasks: impl Iterator<Item = u32>) {
+        self.0.lock().unwrap().extend(tasks);
+    }
+}
+
+fn drain(local: &mut super::queue::Local<u32>, out: &mut Vec<u32>) {
+    while let Some(v) = local.pop() {
+        out.push(v);
+    }
+}
+
+/// Every task pushed comes out exactly once, whether popped, stolen, or
+/// sent to the overflow, with a thief racing the owner.
+#[test]
+fn local_queue_push_pop_steal_overflow() {
+    loom::model(|| {
+        let (steal, mut local) = super::queue::local::<u32>();
+        let sink = std::sync::Arc::new(OverflowSink(Mutex::new(Vec::new())));
+        let thief = thread::spawn(move || {
+            let (_s, mut mine) = super::queue::local::<u32>();
+            let mut got = Vec::new();
+            if let Some(v) = steal.steal_into(&mut mine) {
+                got.push(v);
+            }
+            drain(&mut mine, &mut got);
+            got
+        });
+        let mut got = Vec::new();
+        // Capacity is 4 under loom: the fifth push overflows unless the
+        // thief made room first.
+        for v in 0..5 {
+            local.push_back(v, &*sink);
+        }
+        if let Some(v) = local.pop() {
+            got.push(v);
+        }
+        got.extend(thief.join().unwrap());
+        drain(&mut local, &mut got);
+        got.extend(sink.0.lock().unwrap().iter().copied());
+        got.sort_unstable();
+        assert_eq!(got, [0, 1, 2, 3, 4]);
+    });
+}
+
+#[test]
+fn local_queue_two_thieves() {
+    loom::model(|| {
+        let (steal, mut local) = super::queue::local::<u32>();
+        let sink = OverflowSink(Mutex::new(Vec::new()));
+        for v in 0..4 {
+            local.push_back(v, &sink);
+        }
+        let thieves: Vec<_> = (0..2)
+            .map(|_| {
+                let steal = steal.clone();
+                thread::spawn(move || {
+                    let (_s, mut mine) = super::queue::local::<u32>();
+                    let mut got = Vec::new();
+                    if let Some(v) = steal.steal_into(&mut mine) {
+                        got.push(v);
+                    }
+                    drain(&mut mine, &mut got);
+                    got
+                })
+            })
+            .collect();
+        let mut got = Vec::new();
+        drain(&mut local, &mut got);
+        for t in thieves {
+            got.extend(t.join().unwrap());
+        }
+        got.sort_unstable();
+        assert_eq!(got, [0, 1, 2, 3]);
+        assert!(sink.0.lock().unwrap().is_empty());
+    });
+}

@@ -13,6 +13,7 @@ mod idle;
 #[cfg(all(test, loom))]
 mod loom_models;
 mod park;
+mod queue;
 mod worker;
 
 pub(crate) use worker::{block_in_place, Context};

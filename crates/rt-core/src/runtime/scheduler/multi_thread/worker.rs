@@ -10,11 +10,12 @@
 //! there is not stranded when its worker is stuck in a long poll: searching
 //! workers take it after they found nothing in the queues.
 
+use super::queue::{self, Overflow};
 use super::{Handle, Parker};
 use crate::runtime::{context, scheduler};
 use crate::task::{coop, Header, Notified};
 use crate::util::rng::FastRand;
-use crossbeam_deque::{Steal, Stealer, Worker as Deque};
+use crossbeam_deque::{Injector, Steal};
 use std::cell::RefCell;
 use std::io;
 use std::ptr::{self, NonNull};
@@ -22,6 +23,9 @@ use std::sync::atomic::{AtomicPtr, Ordering};
 use std::sync::Arc;
 
 type Task = Notified<Arc<Handle>>;
+
+/// Most tasks moved from the injector to a local queue at once.
+const MAX_INJECTOR_BATCH: usize = 32;
 
 /// Polls of LIFO-slot tasks in a row before the slot is bypassed for the
 /// rest of the tick, so two tasks waking each other cannot starve the queue.
@@ -31,7 +35,7 @@ const MAX_LIFO_POLLS_PER_TICK: usize = 3;
 pub(crate) struct Core {
     index: usize,
     tick: u32,
-    local: Deque<Task>,
+    local: queue::Local<Task>,
     lifo_enabled: bool,
     is_searching: bool,
     is_shutdown: bool,
@@ -41,7 +45,7 @@ pub(crate) struct Core {
 
 /// What other threads may reach of a worker.
 pub(crate) struct Remote {
-    stealer: Stealer<Task>,
+    stealer: queue::Steal<Task>,
     lifo: LifoSlot,
     parker: Parker,
 }
@@ -99,9 +103,9 @@ impl Core {
         parker: Parker,
         common: &scheduler::Common,
     ) -> (Box<Core>, Remote) {
-        let local = Deque::new_fifo();
+        let (stealer, local) = queue::local();
         let remote = Remote {
-            stealer: local.stealer(),
+            stealer,
             lifo: LifoSlot::new(),
             parker: parker.clone(),
         };
@@ -135,13 +139,25 @@ impl Core {
         if let Some(task) = self.local.pop() {
             return Some(task);
         }
-        loop {
-            match handle.shared.injector.steal_batch_and_pop(&self.local) {
-                Steal::Success(task) => return Some(task),
-                Steal::Empty => return None,
-                Steal::Retry => continue,
+        self.take_from_injector(handle)
+    }
+
+    /// Takes one task from the injector to run, and a batch more into the
+    /// local queue (a fair share, so one worker does not hoard it).
+    fn take_from_injector(&mut self, handle: &Handle) -> Option<Task> {
+        let injector = &handle.shared.injector;
+        let first = steal_one(injector)?;
+        let share = injector.len() / handle.shared.remotes.len() + 1;
+        let room = queue::CAPACITY / 2 - self.local.len().min(queue::CAPACITY / 2);
+        for _ in 0..share.min(room).min(MAX_INJECTOR_BATCH) {
+            match steal_one(injector) {
+                Some(task) => {
+                    self.local.push_back(task, injector);
+                }
+                None => break,
             }
         }
+        Some(first)
     }
 
     /// Looks for work elsewhere: other workers' queues (half of each, from a
@@ -163,16 +179,15 @@ impl Core {
                 if victim == self.index {
                     continue;
                 }
-                match remotes[victim].stealer.steal_batch_and_pop(&self.local) {
-                    Steal::Success(task) => return Some(task),
-                    Steal::Retry => retry = true,
-                    Steal::Empty => {}
+                if let Some(task) = remotes[victim].stealer.steal_into(&mut self.local) {
+                    return Some(task);
                 }
+                // A queue that is not empty but yielded nothing had a
+                // concurrent thief; look again.
+                retry |= !remotes[victim].stealer.is_empty();
             }
-            match handle.shared.injector.steal_batch_and_pop(&self.local) {
-                Steal::Success(task) => return Some(task),
-                Steal::Retry => retry = true,
-                Steal::Empty => {}
+            if let Some(task) = self.take_from_injector(handle) {
+                return Some(task);
             }
             if !retry {
                 break;
@@ -202,7 +217,15 @@ impl Core {
     }
 }
 
-fn steal_one(injector: &crossbeam_deque::Injector<Task>) -> Option<Task> {
+impl Overflow<Task> for Injector<Task> {
+    fn push_batch(&self, tasks: impl Iterator<Item = Task>) {
+        for task in tasks {
+            self.push(task);
+        }
+    }
+}
+
+fn steal_one(injector: &Injector<Task>) -> Option<Task> {
     loop {
         match injector.steal() {
             Steal::Success(task) => return Some(task),
@@ -306,7 +329,7 @@ impl Context {
                 if !coop::has_budget_remaining() {
                     // Out of budget: the LIFO task waits its turn in the
                     // queue, where others can steal it.
-                    core.local.push(task);
+                    core.local.push_back(task, &handle.shared.injector);
                     handle.notify_parked();
                     return Ok(core);
                 }
@@ -422,10 +445,11 @@ fn schedule_local(handle: &Handle, core: &mut Core, task: Task, is_yield: bool) 
         drop(task);
         return;
     }
+    let injector = &handle.shared.injector;
     if is_yield || !core.lifo_enabled {
-        core.local.push(task);
+        core.local.push_back(task, injector);
     } else if let Some(prev) = handle.shared.remotes[core.index].lifo.put(task) {
-        core.local.push(prev);
+        core.local.push_back(prev, injector);
     }
     // Others may take from our queue or slot; wake one if nobody searches.
     handle.notify_parked();
@@ -445,7 +469,7 @@ fn shutdown_core(handle: &Handle, core: Core) {
     if cores.len() != handle.shared.remotes.len() {
         return;
     }
-    for core in cores.drain(..) {
+    for mut core in cores.drain(..) {
         while let Some(task) = core.local.pop() {
             drop(task);
         }
