@@ -24,9 +24,13 @@ impl Wake for ThreadWaker {
 
 /// Polls `future` on this thread, parking between polls, until it is ready.
 ///
-/// This must not be called from inside an asynchronous task: it would
-/// block the executor's thread.
+/// # Panics
+///
+/// On a thread that drives an rt runtime (inside an asynchronous task),
+/// where blocking would stall every task of that thread.
+#[track_caller]
 pub fn block_on<F: Future>(future: F) -> F::Output {
+    rt_core::runtime::assert_can_block();
     let mut future = pin!(future);
     let waker = Waker::from(Arc::new(ThreadWaker(thread::current())));
     let mut cx = Context::from_waker(&waker);

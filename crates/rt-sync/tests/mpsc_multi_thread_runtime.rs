@@ -31,3 +31,13 @@ fn eight_producers_lose_nothing_on_the_multi_thread_runtime() {
         assert_eq!(total, 16_000);
     });
 }
+
+#[test]
+#[should_panic(expected = "Cannot block the current thread from within a runtime")]
+fn blocking_recv_inside_a_runtime_panics() {
+    let rt = Builder::new_current_thread().build().unwrap();
+    rt.block_on(async {
+        let (_tx, mut rx) = mpsc::channel::<u8>(1);
+        let _ = rx.blocking_recv();
+    });
+}

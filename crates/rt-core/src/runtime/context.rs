@@ -181,6 +181,19 @@ pub(crate) fn runtime_entered() -> EnterRuntime {
         .unwrap_or(EnterRuntime::NotEntered)
 }
 
+/// Panics with a clear message if this thread is driving a runtime: the
+/// `blocking_*` methods of rt-sync and friends call this before blocking.
+#[track_caller]
+pub fn assert_can_block() {
+    if let EnterRuntime::Entered { .. } = runtime_entered() {
+        panic!(
+            "Cannot block the current thread from within a runtime. This happens because a \
+             function attempted to block the current thread while the thread is being used to \
+             drive asynchronous tasks."
+        );
+    }
+}
+
 /// Temporarily leaves the runtime (for `block_in_place`), restoring it on
 /// drop, so that the blocking closure may itself call `block_on`.
 pub(crate) struct ExitRuntimeGuard(EnterRuntime);

@@ -11,6 +11,7 @@ mod blocking;
 mod builder;
 mod config;
 pub(crate) mod context;
+pub use context::assert_can_block;
 mod driver;
 mod handle;
 mod park;
