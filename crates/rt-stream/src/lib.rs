@@ -10,6 +10,7 @@
 //!   [`StreamNotifyClose`] makes it report which stream ended.
 //! - [`stream_fn`] and [`try_stream_fn`] write a stream as an async body.
 //! - [`wrappers`] presents rt's own types as streams.
+//! - [`Elapsed`] is the error item of the time-based adapters.
 //!
 //! `Stream` itself is `futures-core`'s trait, re-exported, so streams from
 //! other libraries work with all of the above.
@@ -19,6 +20,7 @@ mod source;
 mod stream_close;
 mod stream_ext;
 mod stream_map;
+mod timed;
 pub mod wrappers;
 
 /// The adapter types returned by [`StreamExt`]'s methods.
@@ -38,3 +40,4 @@ pub use stream_ext::{
     AllFuture, AnyFuture, Collect, FoldFuture, FromStream, Next, StreamExt, TryNext,
 };
 pub use stream_map::StreamMap;
+pub use timed::Elapsed;
