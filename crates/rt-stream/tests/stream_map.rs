@@ -237,3 +237,22 @@ fn notify_close_hint_counts_the_end_notice() {
     assert_eq!(poll_once(&mut s), Poll::Ready(None));
     assert!(s.into_inner().is_none());
 }
+
+#[test]
+fn a_seeded_runtime_reproduces_the_order() {
+    fn run(seed: u64) -> Vec<u8> {
+        rt_core::runtime::Builder::new_current_thread()
+            .rng_seed(rt_core::runtime::RngSeed::from_u64(seed))
+            .build()
+            .expect("runtime builds")
+            .block_on(async {
+                let mut map = StreamMap::new();
+                for key in 0..4u8 {
+                    map.insert(key, Always(key));
+                }
+                map.map(|(key, _)| key).take(40).collect::<Vec<u8>>().await
+            })
+    }
+    assert_eq!(run(11), run(11));
+    assert_ne!(run(11), run(12));
+}
