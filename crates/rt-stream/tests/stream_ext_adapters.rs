@@ -214,3 +214,53 @@ fn adapters_work_on_boxed_dyn_streams() {
     let got: Vec<u8> = block_on(boxed.map(|n| n + 1).collect());
     assert_eq!(got, [5, 6]);
 }
+
+#[test]
+fn skip_while_and_take_while_pass_pending_through() {
+    let (inner, _) = Scripted::new([
+        Poll::Ready(Some(1)),
+        Poll::Pending,
+        Poll::Ready(Some(5)),
+        Poll::Ready(Some(2)),
+    ]);
+    let mut s = inner.skip_while(|n: &i32| *n < 3);
+    assert_eq!(poll_once(&mut s), Poll::Pending);
+    assert_eq!(poll_once(&mut s), Poll::Ready(Some(5)));
+    assert_eq!(poll_once(&mut s), Poll::Ready(Some(2)));
+
+    let (inner, _) = Scripted::new([Poll::Pending, Poll::Ready(Some(1)), Poll::Ready(Some(9))]);
+    let mut s = inner.take_while(|n: &i32| *n < 3);
+    assert_eq!(poll_once(&mut s), Poll::Pending);
+    assert_eq!(poll_once(&mut s), Poll::Ready(Some(1)));
+    assert_eq!(poll_once(&mut s), Poll::Ready(None));
+}
+
+#[test]
+fn chain_waits_on_the_first_stream_before_moving_on() {
+    let (first, _) = Scripted::new([Poll::Pending, Poll::Ready(Some(1))]);
+    let (second, second_probe) = Scripted::items([2]);
+    let mut s = first.chain(second);
+    assert_eq!(poll_once(&mut s), Poll::Pending);
+    assert_eq!(second_probe.polls(), 0);
+    assert_eq!(items(s), [1, 2]);
+}
+
+#[test]
+fn then_keeps_its_future_across_pending_polls() {
+    let started = std::cell::Cell::new(0);
+    let (inner, probe) = Scripted::items([1, 2]);
+    let mut s = Box::pin(inner.then(|n: i32| {
+        started.set(started.get() + 1);
+        async move {
+            rt_core::task::yield_now().await;
+            n * 100
+        }
+    }));
+    assert_eq!(poll_once(&mut s), Poll::Pending);
+    assert_eq!(poll_once(&mut s), Poll::Ready(Some(100)));
+    assert_eq!((started.get(), probe.polls()), (1, 1));
+    assert_eq!(poll_once(&mut s), Poll::Pending);
+    assert_eq!(poll_once(&mut s), Poll::Ready(Some(200)));
+    assert_eq!(poll_once(&mut s), Poll::Ready(None));
+    assert_eq!(started.get(), 2);
+}
