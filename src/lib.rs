@@ -10,6 +10,7 @@
 //! | [`task`] | rt-core | `spawn`, `JoinHandle`, `JoinSet`, `LocalSet`, `yield_now`, coop budget |
 //! | `sync` | rt-sync | `Mutex`, `Semaphore`, `Notify`, `mpsc`, `oneshot`, `watch`, `broadcast` (feature `sync`) |
 //! | [`io`] | rt-io | `AsyncRead`, `AsyncWrite`, their extension traits and utilities |
+//! | `stream` | rt-stream | `StreamExt`, `StreamMap`, `stream_fn`, wrappers (feature `stream`) |
 //! | `codec` | rt-codec | `Decoder`, `Encoder`, `Framed`, codecs (feature `codec`) |
 //! | `select!`, `join!`, `try_join!`, `pin!`, `#[main]`, `#[test]` | rt-macros | macros |
 //!
@@ -36,6 +37,9 @@ pub use rt_sync as sync;
 
 #[cfg(feature = "codec")]
 pub use rt_codec as codec;
+
+#[cfg(feature = "stream")]
+pub use rt_stream as stream;
 
 #[doc(hidden)]
 pub mod macros;
