@@ -120,7 +120,9 @@ impl Runtime {
             scheduler::Handle::CurrentThread(h) => current_thread::Handle::shutdown(h),
             scheduler::Handle::MultiThread(h) => {
                 h.shutdown();
-                h.wait_for_workers(timeout);
+                if h.wait_for_workers(timeout) {
+                    h.join_threads(timeout.is_none());
+                }
             }
         }
         self.blocking_pool.shutdown(timeout);

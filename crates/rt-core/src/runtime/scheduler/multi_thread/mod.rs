@@ -52,6 +52,8 @@ struct Shared {
     /// Worker threads to spawn per thread name (names come from the builder).
     thread_config: ThreadConfig,
     live_threads: AtomicUsize,
+    /// Every worker thread started, joined when the runtime drops.
+    threads: Mutex<Vec<std::thread::JoinHandle<()>>>,
 }
 
 pub(crate) struct ThreadConfig {
@@ -90,6 +92,7 @@ impl Handle {
                 finished: (Mutex::new(false), Condvar::new()),
                 thread_config,
                 live_threads: AtomicUsize::new(0),
+                threads: Mutex::new(Vec::with_capacity(num_workers)),
             },
             common,
         });
@@ -161,6 +164,29 @@ impl Handle {
             };
         }
         true
+    }
+
+    /// Joins the worker threads that have exited (all of them when
+    /// `wait` is set: threads still running a `block_in_place` closure are
+    /// then waited for, as blocking work is on drop).
+    pub(crate) fn join_threads(&self, wait: bool) {
+        let threads = std::mem::take(
+            &mut *self
+                .shared
+                .threads
+                .lock()
+                .unwrap_or_else(|e| e.into_inner()),
+        );
+        let mut unfinished = Vec::new();
+        for thread in threads {
+            if wait || thread.is_finished() {
+                let _ = thread.join();
+            } else {
+                unfinished.push(thread);
+            }
+        }
+        // Detached: they finish on their own.
+        drop(unfinished);
     }
 
     fn push_remote(&self, task: Notified<Arc<Handle>>) {

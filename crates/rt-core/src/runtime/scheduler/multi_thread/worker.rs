@@ -263,10 +263,21 @@ pub(super) fn launch(handle: &Arc<Handle>, core: Box<Core>) -> io::Result<()> {
             handle.shared.live_threads.fetch_sub(1, Ordering::Relaxed);
         }
     });
-    if spawned.is_err() {
-        handle.shared.live_threads.fetch_sub(1, Ordering::Relaxed);
+    match spawned {
+        Ok(thread) => {
+            handle
+                .shared
+                .threads
+                .lock()
+                .unwrap_or_else(|e| e.into_inner())
+                .push(thread);
+            Ok(())
+        }
+        Err(error) => {
+            handle.shared.live_threads.fetch_sub(1, Ordering::Relaxed);
+            Err(error)
+        }
     }
-    spawned.map(drop)
 }
 
 fn run(handle: Arc<Handle>, core: Box<Core>) {
