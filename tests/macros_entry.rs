@@ -11,6 +11,23 @@ mod macros_common;
 /// A runtime with the builder API the attributes target; it records every
 /// call and runs the body on the test's thread.
 mod recording {
+    /// The support items an unseeded `#[rt::test]` expansion uses.
+    pub mod macros {
+        pub mod support {
+            pub struct TestSeed;
+
+            impl TestSeed {
+                pub fn choose() -> TestSeed {
+                    TestSeed
+                }
+
+                pub fn seed(&self) -> super::super::runtime::RngSeed {
+                    super::super::runtime::RngSeed::from_u64(0)
+                }
+            }
+        }
+    }
+
     pub mod runtime {
         use std::cell::RefCell;
         use std::future::Future;
@@ -92,7 +109,14 @@ use recording::runtime::calls;
 async fn test_defaults_to_the_current_thread_runtime() {
     assert_eq!(
         calls(),
-        ["new_current_thread", "enable_all", "build", "block_on"]
+        // An unseeded test still gets a seed, printed if it fails.
+        [
+            "new_current_thread",
+            "rng_seed(0)",
+            "enable_all",
+            "build",
+            "block_on"
+        ]
     );
 }
 
@@ -127,6 +151,7 @@ async fn test_can_ask_for_the_multi_thread_runtime() {
         [
             "new_multi_thread",
             "worker_threads(3)",
+            "rng_seed(0)",
             "enable_all",
             "build",
             "block_on"
@@ -238,6 +263,6 @@ mod without_prelude {
     #[::rt::test(crate = "crate::recording")]
     async fn test_in_a_module_without_prelude() {
         let calls = crate::recording::runtime::calls();
-        ::std::assert_eq!(calls.len(), 4);
+        ::std::assert_eq!(calls.len(), 5);
     }
 }

@@ -13,3 +13,38 @@ pub use rt_core::util::rng::thread_rng_n;
 
 #[cfg(feature = "macros")]
 pub use rt_macros::{join_inner, select_inner, try_join_inner};
+
+/// The seed of an `#[rt::test]` without `seed = N`: taken from the `RT_SEED`
+/// environment variable when set, otherwise chosen at random; printed when
+/// the test panics, so that a failure can be replayed.
+pub struct TestSeed(u64);
+
+impl TestSeed {
+    /// Picks the seed for this test run.
+    pub fn choose() -> TestSeed {
+        let from_env = std::env::var("RT_SEED")
+            .ok()
+            .and_then(|s| s.trim().parse().ok());
+        TestSeed(from_env.unwrap_or_else(|| {
+            let mut rng = rt_core::util::rng::FastRand::new();
+            ((rng.fastrand() as u64) << 32) | rng.fastrand() as u64
+        }))
+    }
+
+    /// The seed to give the runtime builder.
+    pub fn seed(&self) -> crate::runtime::RngSeed {
+        crate::runtime::RngSeed::from_u64(self.0)
+    }
+}
+
+impl Drop for TestSeed {
+    fn drop(&mut self) {
+        if std::thread::panicking() {
+            eprintln!(
+                "rt: this test ran with seed {0}; replay its random choices with RT_SEED={0} \
+                 or #[rt::test(seed = {0})]",
+                self.0
+            );
+        }
+    }
+}

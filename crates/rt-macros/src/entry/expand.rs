@@ -57,8 +57,15 @@ pub(crate) fn runtime_entry(kind: EntryKind, config: &Config, mut function: Item
     if let Some(paused) = &config.start_paused {
         options.extend(quote!(.start_paused(#paused)));
     }
+    let seed_ident = Ident::new("__rt_test_seed", Span::mixed_site());
+    let mut seed_guard = TokenStream::new();
     if let Some(seed) = &config.seed {
         options.extend(quote!(.rng_seed(#rt::runtime::RngSeed::from_u64(#seed))));
+    } else if kind == EntryKind::Test {
+        // An unseeded test still runs with a seed, chosen at random (or
+        // taken from RT_SEED) and printed if the test fails.
+        seed_guard = quote!(let #seed_ident = #rt::macros::support::TestSeed::choose(););
+        options.extend(quote!(.rng_seed(#seed_ident.seed())));
     }
 
     let output = output_type(&function.sig);
@@ -84,6 +91,7 @@ pub(crate) fn runtime_entry(kind: EntryKind, config: &Config, mut function: Item
     let statements = &original_body.stmts;
 
     let body = quote! {{
+        #seed_guard
         let #body_ident = async {
             #output_check
             #(#statements)*
