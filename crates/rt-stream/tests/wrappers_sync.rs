@@ -343,3 +343,38 @@ fn watch_stream_new_still_yields_the_value_left_by_a_gone_sender() {
         assert!(got.is_empty());
     });
 }
+
+#[test]
+fn broadcast_stream_reports_a_lag_that_happened_while_it_waited() {
+    block_on(async {
+        let (tx, rx) = broadcast::channel(2);
+        let mut stream = BroadcastStream::new(rx);
+        assert_eq!(poll_once(&mut stream), Poll::Pending);
+        let sender = rt_core::task::spawn(async move {
+            for n in 1..=5u32 {
+                tx.send(n).unwrap();
+            }
+        });
+        assert_eq!(
+            stream.next().await,
+            Some(Err(BroadcastStreamRecvError::Lagged(3)))
+        );
+        sender.await.unwrap();
+        let rest: Vec<_> = stream.collect().await;
+        assert_eq!(rest, [Ok(4), Ok(5)]);
+    });
+}
+
+#[test]
+fn wrappers_have_debug_output() {
+    let (_tx, rx) = broadcast::channel::<u8>(1);
+    assert!(format!("{:?}", BroadcastStream::new(rx)).starts_with("BroadcastStream"));
+    let (_tx, rx) = watch::channel(0u8);
+    assert!(format!("{:?}", WatchStream::new(rx)).starts_with("WatchStream"));
+    let (_tx, rx) = mpsc::channel::<u8>(1);
+    assert!(format!("{:?}", ReceiverStream::new(rx)).starts_with("ReceiverStream"));
+    let (_tx, rx) = mpsc::unbounded_channel::<u8>();
+    assert!(
+        format!("{:?}", UnboundedReceiverStream::new(rx)).starts_with("UnboundedReceiverStream")
+    );
+}
