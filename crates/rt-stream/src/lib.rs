@@ -9,7 +9,9 @@
 //! - [`StreamMap`] reads a changing set of keyed streams fairly, and
 //!   [`StreamNotifyClose`] makes it report which stream ended.
 //! - [`stream_fn`] and [`try_stream_fn`] write a stream as an async body.
-//! - [`wrappers`] presents rt's own types as streams.
+//! - [`wrappers`] presents rt's own types as streams: a `JoinSet`'s
+//!   results (feature `rt`), and the receivers of rt-sync's mpsc,
+//!   broadcast and watch channels (feature `sync`).
 //! - [`Elapsed`] is the error item of the time-based adapters.
 //!
 //! `Stream` itself is `futures-core`'s trait, re-exported, so streams from

@@ -1,10 +1,35 @@
 //! Adapters that present rt's own types as [`Stream`](futures_core::Stream)s.
 //!
 //! Each sits behind the cargo feature that pulls in the crate owning the
-//! wrapped type.
+//! wrapped type: `rt` for [`JoinSetStream`], `sync` for the channel
+//! receivers.
 
+#[cfg(feature = "sync")]
+mod boxed;
+#[cfg(feature = "sync")]
+mod broadcast;
 #[cfg(feature = "rt")]
 mod join_set;
+#[cfg(feature = "sync")]
+mod mpsc_bounded;
+#[cfg(feature = "sync")]
+mod mpsc_unbounded;
+#[cfg(feature = "sync")]
+mod watch;
 
+/// The error items of the wrapper streams.
+#[cfg(feature = "sync")]
+pub mod errors {
+    pub use super::broadcast::BroadcastStreamRecvError;
+}
+
+#[cfg(feature = "sync")]
+pub use broadcast::{BroadcastStream, BroadcastStreamRecvError};
 #[cfg(feature = "rt")]
 pub use join_set::JoinSetStream;
+#[cfg(feature = "sync")]
+pub use mpsc_bounded::ReceiverStream;
+#[cfg(feature = "sync")]
+pub use mpsc_unbounded::UnboundedReceiverStream;
+#[cfg(feature = "sync")]
+pub use watch::WatchStream;

@@ -151,3 +151,35 @@ fn polling_a_stream_map_allocates_nothing() {
     assert_eq!(allocations, 0);
     assert_eq!(yielded, 100);
 }
+
+/// Polls `stream` once.
+#[cfg(feature = "sync")]
+fn poll_step<S: Stream + Unpin>(stream: &mut S, waker: &Waker) -> Poll<Option<S::Item>> {
+    Pin::new(stream).poll_next(&mut Context::from_waker(waker))
+}
+
+// The broadcast and watch streams box their read loop once, when built;
+// items, including those that arrive after the stream waited, reuse it.
+#[cfg(feature = "sync")]
+#[test]
+fn reading_broadcast_and_watch_streams_allocates_nothing_per_item() {
+    use rt_stream::wrappers::{BroadcastStream, WatchStream};
+
+    let waker = Waker::from(Arc::new(Noop));
+    let (tx, rx) = rt_sync::broadcast::channel(4);
+    let mut broadcast = BroadcastStream::new(rx);
+    let (watch_tx, watch_rx) = rt_sync::watch::channel(0u32);
+    let mut watch = WatchStream::from_changes(watch_rx);
+    let allocations = allocations_in(|| {
+        for n in 0..50u32 {
+            assert!(poll_step(&mut broadcast, &waker).is_pending());
+            tx.send(n).unwrap();
+            assert_eq!(poll_step(&mut broadcast, &waker), Poll::Ready(Some(Ok(n))));
+
+            assert!(poll_step(&mut watch, &waker).is_pending());
+            watch_tx.send(n).unwrap();
+            assert_eq!(poll_step(&mut watch, &waker), Poll::Ready(Some(n)));
+        }
+    });
+    assert_eq!(allocations, 0);
+}
