@@ -1,0 +1,14 @@
+//! Networking: TCP, UDP and Unix domain sockets driven by the reactor.
+//!
+//! Every type here registers with the reactor of the runtime it is created
+//! in. Creating one outside a runtime, or in one built without I/O, panics
+//! with a message saying which; using one after its runtime shut down
+//! returns an error.
+
+mod addr;
+#[doc(hidden)]
+pub mod stream_io;
+pub mod tcp;
+
+pub use addr::{lookup_host, ToSocketAddrs};
+pub use tcp::{TcpListener, TcpSocket, TcpStream};
