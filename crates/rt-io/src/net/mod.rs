@@ -9,6 +9,10 @@ mod addr;
 #[doc(hidden)]
 pub mod stream_io;
 pub mod tcp;
+mod udp;
+pub mod unix;
 
 pub use addr::{lookup_host, ToSocketAddrs};
 pub use tcp::{TcpListener, TcpSocket, TcpStream};
+pub use udp::UdpSocket;
+pub use unix::{UnixDatagram, UnixListener, UnixStream};

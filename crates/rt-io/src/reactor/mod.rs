@@ -23,5 +23,4 @@ pub use ready::{Interest, Ready};
 pub use scheduled_io::{Direction, Readiness, ReadyEvent, ScheduledIo, TICK_MASK};
 
 pub(crate) use poll_evented::PollEvented;
-#[allow(unused_imports)]
 pub(crate) use registration::Registration;
