@@ -191,7 +191,7 @@ impl ScheduledIo {
 
     /// Wakes the slot wakers and list waiters that `ready` satisfies.
     fn wake(&self, ready: Ready) {
-        let mut batch: Vec<Waker> = Vec::new();
+        let mut batch = WakeList::new();
         let mut waiters = self.waiters.lock().unwrap_or_else(|e| e.into_inner());
         if !(ready - Ready::WRITABLE - Ready::WRITE_CLOSED).is_empty() {
             batch.extend(waiters.reader.take());
@@ -212,7 +212,7 @@ impl ScheduledIo {
                 if ready.satisfies(waiter.interest) {
                     waiter.is_ready = true;
                     batch.extend(waiter.waker.take());
-                    if batch.len() >= WAKE_BATCH {
+                    if batch.is_full() {
                         full = true;
                         break;
                     }
@@ -227,11 +227,11 @@ impl ScheduledIo {
                 break;
             }
             drop(waiters);
-            batch.drain(..).for_each(Waker::wake);
+            batch.wake_all();
             waiters = self.waiters.lock().unwrap_or_else(|e| e.into_inner());
         }
         drop(waiters);
-        batch.into_iter().for_each(Waker::wake);
+        batch.wake_all();
     }
 
     /// The current readiness restricted to `interest`, with its tick.
@@ -319,6 +319,44 @@ impl ScheduledIo {
                 _pin: PhantomPinned,
             }),
         }
+    }
+}
+
+/// Wakers collected under the lock and woken after it is released, kept on
+/// the stack so that dispatching an event never allocates.
+struct WakeList {
+    wakers: [Option<Waker>; WAKE_BATCH],
+    len: usize,
+}
+
+impl WakeList {
+    fn new() -> WakeList {
+        WakeList {
+            wakers: std::array::from_fn(|_| None),
+            len: 0,
+        }
+    }
+
+    fn is_full(&self) -> bool {
+        self.len == WAKE_BATCH
+    }
+
+    /// Adds `waker`; the caller empties a full list before adding more.
+    fn extend(&mut self, waker: Option<Waker>) {
+        if let Some(waker) = waker {
+            debug_assert!(!self.is_full());
+            self.wakers[self.len] = Some(waker);
+            self.len += 1;
+        }
+    }
+
+    fn wake_all(&mut self) {
+        for slot in &mut self.wakers[..self.len] {
+            if let Some(waker) = slot.take() {
+                waker.wake();
+            }
+        }
+        self.len = 0;
     }
 }
 
