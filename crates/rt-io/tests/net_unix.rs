@@ -93,6 +93,24 @@ fn pair_into_split_and_reunite() {
 }
 
 #[test]
+fn borrowed_split_halves() {
+    rt().block_on(async {
+        let (mut a, b) = UnixStream::pair().unwrap();
+        let (ar, aw) = a.split();
+        write_all(&aw, b"half").await.unwrap();
+        let mut buf = [0u8; 4];
+        read_exact(&b, &mut buf).await.unwrap();
+        write_all(&b, b"back").await.unwrap();
+        read_exact(&ar, &mut buf).await.unwrap();
+        assert_eq!(&buf, b"back");
+        shutdown(&aw).await.unwrap();
+        let mut rest = Vec::new();
+        read_to_end(&b, &mut rest).await.unwrap();
+        assert!(rest.is_empty());
+    });
+}
+
+#[test]
 fn datagrams_bound_unbound_and_paired() {
     let dir = TempDir::new("dgram");
     rt().block_on(async {

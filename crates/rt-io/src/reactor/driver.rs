@@ -41,9 +41,6 @@ impl IoDriver {
     }
 
     fn turn(&mut self, timeout: Option<Duration>) {
-        if self.is_shutdown {
-            return;
-        }
         // Events of the previous turn are dispatched: what was released
         // since can no longer be named by an event in hand.
         self.handle.drop_released();
@@ -52,6 +49,13 @@ impl IoDriver {
             Ok(()) => {}
             Err(e) if e.kind() == io::ErrorKind::Interrupted => return,
             Err(e) => panic!("unexpected error when polling the I/O driver: {e:?}"),
+        }
+        if self.is_shutdown {
+            // Resources were released without passing through the release
+            // list: their tokens must not be followed any more. Polling
+            // still honours the timeout and `unpark`, so a caller that parks
+            // after shutdown sleeps instead of spinning.
+            return;
         }
         for event in self.events.iter() {
             let token = event.token();

@@ -1,5 +1,6 @@
 //! `UnixStream`: a connected Unix domain stream socket.
 
+use super::split::{split, ReadHalf, WriteHalf};
 use super::split_owned::{split_owned, OwnedReadHalf, OwnedWriteHalf};
 use super::SocketAddr;
 use crate::net::stream_io::{PollRead, PollWrite};
@@ -165,6 +166,11 @@ impl UnixStream {
         f: impl FnMut() -> io::Result<R>,
     ) -> io::Result<R> {
         self.io.registration().async_io(interest, f).await
+    }
+
+    /// Splits into a read half and a write half borrowing the stream.
+    pub fn split(&mut self) -> (ReadHalf<'_>, WriteHalf<'_>) {
+        split(self)
     }
 
     /// Splits into owned halves for two tasks; see
