@@ -377,16 +377,69 @@ fn shutdown_wakes_a_waiter_on_another_runtime() {
     let (pending_tx, pending_rx) = std::sync::mpsc::channel();
     let waiter = std::thread::spawn(move || {
         rt().block_on(async {
-            let mut fut = Box::pin(client.readable());
-            assert!(is_pending(&mut fut).await);
+            // One waiter in the intrusive list, one in the reader slot.
+            let mut listed = Box::pin(client.readable());
+            let mut buf = [0u8; 8];
+            let mut slot = Box::pin(read(&client, &mut buf));
+            assert!(is_pending(&mut listed).await);
+            assert!(is_pending(&mut slot).await);
             pending_tx.send(()).unwrap();
-            fut.await
+            let (mut listed_out, mut slot_out) = (None, None);
+            std::future::poll_fn(|cx| {
+                if listed_out.is_none() {
+                    if let Poll::Ready(r) = listed.as_mut().poll(cx) {
+                        listed_out = Some(r.map(|_| 0));
+                    }
+                }
+                if slot_out.is_none() {
+                    if let Poll::Ready(r) = slot.as_mut().poll(cx) {
+                        slot_out = Some(r);
+                    }
+                }
+                if listed_out.is_some() && slot_out.is_some() {
+                    Poll::Ready(())
+                } else {
+                    Poll::Pending
+                }
+            })
+            .await;
+            (listed_out.unwrap(), slot_out.unwrap())
         })
     });
     pending_rx.recv().unwrap();
     drop(first);
-    let err = waiter.join().unwrap().unwrap_err();
-    assert_eq!(err.kind(), io::ErrorKind::Other);
+    let (listed, slot) = waiter.join().unwrap();
+    assert_eq!(listed.unwrap_err().kind(), io::ErrorKind::Other);
+    assert_eq!(slot.unwrap_err().kind(), io::ErrorKind::Other);
+}
+
+#[test]
+fn poll_accept_and_readiness_polls() {
+    rt().block_on(async {
+        let listener = TcpListener::bind("127.0.0.1:0").await.unwrap();
+        let addr = listener.local_addr().unwrap();
+        let mut accept_pending = true;
+        std::future::poll_fn(|cx| {
+            accept_pending = listener.poll_accept(cx).is_pending();
+            Poll::Ready(())
+        })
+        .await;
+        assert!(accept_pending);
+        let client = TcpStream::connect(addr).await.unwrap();
+        let (server, peer) = std::future::poll_fn(|cx| listener.poll_accept(cx))
+            .await
+            .unwrap();
+        assert_eq!(peer, client.local_addr().unwrap());
+        std::future::poll_fn(|cx| client.poll_write_ready(cx))
+            .await
+            .unwrap();
+        client.try_write(b"q").unwrap();
+        std::future::poll_fn(|cx| server.poll_read_ready(cx))
+            .await
+            .unwrap();
+        let mut buf = [0u8; 1];
+        assert_eq!(server.try_read(&mut buf).unwrap(), 1);
+    });
 }
 
 #[test]

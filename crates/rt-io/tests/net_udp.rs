@@ -129,3 +129,31 @@ fn std_round_trip_and_bad_target() {
         assert_eq!(back.local_addr().unwrap(), addr);
     });
 }
+
+#[test]
+fn poll_send_and_recv_readiness() {
+    rt().block_on(async {
+        let a = UdpSocket::bind("127.0.0.1:0").await.unwrap();
+        let b = UdpSocket::bind("127.0.0.1:0").await.unwrap();
+        let b_addr = b.local_addr().unwrap();
+        std::future::poll_fn(|cx| a.poll_send_ready(cx))
+            .await
+            .unwrap();
+        let n = std::future::poll_fn(|cx| a.poll_send_to(cx, b"polled", b_addr))
+            .await
+            .unwrap();
+        assert_eq!(n, 6);
+        a.connect(b_addr).await.unwrap();
+        std::future::poll_fn(|cx| a.poll_send(cx, b"again"))
+            .await
+            .unwrap();
+        std::future::poll_fn(|cx| b.poll_recv_ready(cx))
+            .await
+            .unwrap();
+        let mut buf = [0u8; 8];
+        let (n, _) = b.try_peek_from(&mut buf).unwrap();
+        assert_eq!(&buf[..n], b"polled");
+        assert_eq!(b.try_recv_from(&mut buf).unwrap().0, 6);
+        assert_eq!(b.recv_from(&mut buf).await.unwrap().0, 5);
+    });
+}

@@ -224,3 +224,29 @@ fn async_fd_mut_guard_and_async_io() {
         assert_eq!(err.kind(), io::ErrorKind::WouldBlock);
     });
 }
+
+#[test]
+fn async_fd_try_new_gives_the_value_back_on_failure() {
+    rt().block_on(async {
+        let (a, _b) = std::os::unix::net::UnixStream::pair().unwrap();
+        a.set_nonblocking(true).unwrap();
+        let fd = AsyncFd::try_new(a).unwrap();
+        let raw = std::os::fd::AsRawFd::as_raw_fd(fd.get_ref());
+        // The same descriptor cannot be registered twice.
+        let dup = Borrowed(raw);
+        let err = AsyncFd::try_new(dup).unwrap_err();
+        let (back, cause) = err.into_parts();
+        assert_eq!(back.0, raw);
+        assert_eq!(cause.kind(), io::ErrorKind::AlreadyExists);
+    });
+}
+
+/// A descriptor number without ownership.
+#[derive(Debug)]
+struct Borrowed(std::os::fd::RawFd);
+
+impl std::os::fd::AsRawFd for Borrowed {
+    fn as_raw_fd(&self) -> std::os::fd::RawFd {
+        self.0
+    }
+}

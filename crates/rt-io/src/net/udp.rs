@@ -153,6 +153,32 @@ impl UdpSocket {
             .poll_io(cx, Direction::Read, || self.io.recv(buf))
     }
 
+    /// Polls a [`recv_from`](Self::recv_from) into `buf`: the hook for the
+    /// public `poll_recv_from`, which takes the `ReadBuf` of the I/O traits.
+    #[allow(dead_code)]
+    pub(crate) fn poll_recv_from_slice(
+        &self,
+        cx: &mut Context<'_>,
+        buf: &mut [u8],
+    ) -> Poll<io::Result<(usize, SocketAddr)>> {
+        self.io
+            .registration()
+            .poll_io(cx, Direction::Read, || self.io.recv_from(buf))
+    }
+
+    /// Polls a [`peek_from`](Self::peek_from) into `buf`: the hook for the
+    /// public `poll_peek_from`.
+    #[allow(dead_code)]
+    pub(crate) fn poll_peek_from_slice(
+        &self,
+        cx: &mut Context<'_>,
+        buf: &mut [u8],
+    ) -> Poll<io::Result<(usize, SocketAddr)>> {
+        self.io
+            .registration()
+            .poll_io(cx, Direction::Read, || self.io.peek_from(buf))
+    }
+
     /// Receives without waiting: `WouldBlock` if no datagram is queued.
     pub fn try_recv(&self, buf: &mut [u8]) -> io::Result<usize> {
         self.io

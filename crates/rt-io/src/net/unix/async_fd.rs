@@ -72,7 +72,76 @@ impl fmt::Display for TryIoError {
 
 impl Error for TryIoError {}
 
+/// The error of [`AsyncFd::try_new`]: the registration error together
+/// with the value that could not be registered.
+pub struct AsyncFdTryNewError<T> {
+    inner: T,
+    cause: io::Error,
+}
+
+impl<T> AsyncFdTryNewError<T> {
+    /// The value and the error.
+    pub fn into_parts(self) -> (T, io::Error) {
+        (self.inner, self.cause)
+    }
+}
+
+impl<T> fmt::Display for AsyncFdTryNewError<T> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        fmt::Display::fmt(&self.cause, f)
+    }
+}
+
+impl<T> fmt::Debug for AsyncFdTryNewError<T> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        fmt::Debug::fmt(&self.cause, f)
+    }
+}
+
+impl<T> Error for AsyncFdTryNewError<T> {
+    fn source(&self) -> Option<&(dyn Error + 'static)> {
+        Some(&self.cause)
+    }
+}
+
+impl<T> From<AsyncFdTryNewError<T>> for io::Error {
+    fn from(err: AsyncFdTryNewError<T>) -> io::Error {
+        err.cause
+    }
+}
+
 impl<T: AsRawFd> AsyncFd<T> {
+    /// Like [`new`](Self::new), but gives `inner` back on failure.
+    ///
+    /// # Panics
+    ///
+    /// Outside a runtime with I/O enabled.
+    #[track_caller]
+    pub fn try_new(inner: T) -> Result<AsyncFd<T>, AsyncFdTryNewError<T>> {
+        AsyncFd::try_with_interest(inner, Interest::READABLE | Interest::WRITABLE)
+    }
+
+    /// Like [`with_interest`](Self::with_interest), but gives `inner` back
+    /// on failure.
+    ///
+    /// # Panics
+    ///
+    /// Outside a runtime with I/O enabled.
+    #[track_caller]
+    pub fn try_with_interest(
+        inner: T,
+        interest: Interest,
+    ) -> Result<AsyncFd<T>, AsyncFdTryNewError<T>> {
+        let fd = inner.as_raw_fd();
+        match Registration::new(&mut mio::unix::SourceFd(&fd), interest) {
+            Ok(registration) => Ok(AsyncFd {
+                registration,
+                inner: Some(inner),
+            }),
+            Err(cause) => Err(AsyncFdTryNewError { inner, cause }),
+        }
+    }
+
     /// Registers `inner` for readable and writable events.
     ///
     /// # Panics
@@ -90,12 +159,7 @@ impl<T: AsRawFd> AsyncFd<T> {
     /// Outside a runtime with I/O enabled.
     #[track_caller]
     pub fn with_interest(inner: T, interest: Interest) -> io::Result<AsyncFd<T>> {
-        let fd = inner.as_raw_fd();
-        let registration = Registration::new(&mut mio::unix::SourceFd(&fd), interest)?;
-        Ok(AsyncFd {
-            registration,
-            inner: Some(inner),
-        })
+        Ok(AsyncFd::try_with_interest(inner, interest)?)
     }
 
     /// The inner value.

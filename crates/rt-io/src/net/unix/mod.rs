@@ -8,7 +8,9 @@ mod split;
 mod split_owned;
 mod stream;
 
-pub use async_fd::{AsyncFd, AsyncFdReadyGuard, AsyncFdReadyMutGuard, TryIoError};
+pub use async_fd::{
+    AsyncFd, AsyncFdReadyGuard, AsyncFdReadyMutGuard, AsyncFdTryNewError, TryIoError,
+};
 pub use datagram::UnixDatagram;
 pub use listener::UnixListener;
 pub use split::{ReadHalf, WriteHalf};
