@@ -268,3 +268,40 @@ impl fmt::Debug for Interest {
         Ok(())
     }
 }
+
+#[cfg(all(test, not(loom)))]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn interest_satisfaction_includes_closed_and_error_bits() {
+        assert!(Ready::READ_CLOSED.satisfies(Interest::READABLE));
+        assert!(!Ready::READ_CLOSED.satisfies(Interest::WRITABLE));
+        assert!(Ready::WRITE_CLOSED.satisfies(Interest::WRITABLE));
+        assert!(Ready::ERROR.satisfies(Interest::ERROR));
+        assert!(!Ready::ERROR.satisfies(Interest::READABLE));
+        assert!(Ready::READ_CLOSED.satisfies(Interest::PRIORITY));
+        let both = Interest::READABLE | Interest::WRITABLE;
+        assert_eq!(
+            (Ready::READABLE | Ready::PRIORITY).intersection(both),
+            Ready::READABLE
+        );
+    }
+
+    #[test]
+    fn interest_add_remove_and_debug() {
+        let i = Interest::READABLE.add(Interest::ERROR);
+        assert!(i.is_readable() && i.is_error() && !i.is_writable());
+        assert_eq!(i.remove(Interest::ERROR), Some(Interest::READABLE));
+        assert_eq!(Interest::READABLE.remove(Interest::READABLE), None);
+        assert_eq!(format!("{i:?}"), "READABLE | ERROR");
+    }
+
+    #[test]
+    fn ready_bit_round_trip() {
+        let r = Ready::READABLE | Ready::WRITE_CLOSED;
+        assert_eq!(Ready::from_usize(r.as_usize()), r);
+        assert!(r.is_readable() && r.is_writable() && r.is_write_closed());
+        assert!((r - Ready::READABLE - Ready::WRITE_CLOSED).is_empty());
+    }
+}

@@ -473,3 +473,39 @@ impl Drop for Readiness<'_> {
         }
     }
 }
+
+#[cfg(all(test, not(loom)))]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn ticks_wrap_within_their_field() {
+        let io = ScheduledIo::new();
+        io.set_readiness(TICK_MASK + 3, Ready::READABLE);
+        let event = io.ready_event(Interest::READABLE);
+        assert_eq!(event.tick, 2);
+        assert!(!event.is_shutdown);
+        io.clear_readiness(event);
+        assert!(io.ready_event(Interest::READABLE).ready.is_empty());
+    }
+
+    #[test]
+    fn clear_with_an_old_tick_keeps_the_new_readiness() {
+        let io = ScheduledIo::new();
+        io.set_readiness(1, Ready::READABLE);
+        let old = io.ready_event(Interest::READABLE);
+        io.set_readiness(2, Ready::WRITABLE);
+        io.clear_readiness(old);
+        let now = io.ready_event(Interest::READABLE | Interest::WRITABLE);
+        assert_eq!(now.ready, Ready::READABLE | Ready::WRITABLE);
+    }
+
+    #[test]
+    fn shutdown_is_sticky_and_reported() {
+        let io = ScheduledIo::new();
+        io.shutdown();
+        io.set_readiness(5, Ready::READABLE);
+        assert!(io.is_shutdown());
+        assert!(io.ready_event(Interest::WRITABLE).is_shutdown);
+    }
+}
