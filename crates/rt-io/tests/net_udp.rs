@@ -157,3 +157,18 @@ fn poll_send_and_recv_readiness() {
         assert_eq!(b.recv_from(&mut buf).await.unwrap().0, 5);
     });
 }
+
+#[test]
+fn operations_fail_after_the_runtime_is_dropped() {
+    let first = rt();
+    let socket = first.block_on(UdpSocket::bind("127.0.0.1:0")).unwrap();
+    drop(first);
+    rt().block_on(async {
+        let mut buf = [0u8; 4];
+        let err = socket.recv_from(&mut buf).await.unwrap_err();
+        assert_eq!(err.kind(), io::ErrorKind::Other);
+        let addr = socket.local_addr().unwrap();
+        assert!(socket.send_to(b"x", addr).await.is_err());
+        assert!(socket.try_recv(&mut buf).is_err());
+    });
+}

@@ -250,3 +250,24 @@ impl std::os::fd::AsRawFd for Borrowed {
         self.0
     }
 }
+
+#[test]
+fn unix_sockets_fail_after_the_runtime_is_dropped() {
+    let first = rt();
+    let (stream, datagram) = {
+        let _guard = first.enter();
+        (
+            UnixStream::pair().unwrap().0,
+            UnixDatagram::pair().unwrap().0,
+        )
+    };
+    drop(first);
+    rt().block_on(async {
+        assert_eq!(
+            stream.readable().await.unwrap_err().kind(),
+            io::ErrorKind::Other
+        );
+        let mut buf = [0u8; 4];
+        assert!(datagram.recv(&mut buf).await.is_err());
+    });
+}
