@@ -131,11 +131,6 @@ impl IoHandle {
             io.shutdown();
         }
     }
-
-    /// Whether the reactor has shut down.
-    pub(crate) fn is_shutdown(&self) -> bool {
-        self.synced().is_shutdown
-    }
 }
 
 impl Unpark for IoHandle {

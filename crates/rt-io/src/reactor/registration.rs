@@ -158,12 +158,6 @@ impl Registration {
             }
         }
     }
-
-    /// Whether the reactor this resource belongs to has shut down.
-    #[allow(dead_code)]
-    pub(crate) fn is_shutdown(&self) -> bool {
-        self.handle.is_shutdown()
-    }
 }
 
 impl Drop for Registration {
