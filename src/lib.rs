@@ -9,6 +9,7 @@
 //! | [`runtime`] | rt-core (+ drivers) | `Builder`, `Runtime`, `Handle` |
 //! | [`task`] | rt-core | `spawn`, `JoinHandle`, `JoinSet`, `LocalSet`, `yield_now`, coop budget |
 //! | `sync` | rt-sync | `Mutex`, `Semaphore`, `Notify`, `mpsc`, `oneshot`, `watch`, `broadcast` (feature `sync`) |
+//! | `net` | rt-io | `TcpListener`, `TcpStream`, `UdpSocket`, Unix sockets (feature `net`) |
 //! | [`io`] | rt-io | `AsyncRead`, `AsyncWrite`, their extension traits and utilities |
 //! | `stream` | rt-stream | `StreamExt`, `StreamMap`, `stream_fn`, wrappers (feature `stream`) |
 //! | `codec` | rt-codec | `Decoder`, `Encoder`, `Framed`, codecs (feature `codec`) |
@@ -31,6 +32,9 @@ pub use rt_core::task::spawn;
 pub use rt_core::task_local;
 
 pub use rt_io::io;
+
+#[cfg(feature = "net")]
+pub use rt_io::net;
 
 #[cfg(feature = "sync")]
 pub use rt_sync as sync;

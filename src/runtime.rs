@@ -23,7 +23,7 @@ pub use rt_core::runtime::{
 #[derive(Debug)]
 pub struct Builder {
     inner: rt_core::runtime::Builder,
-    enable_all: bool,
+    enable_io: bool,
 }
 
 impl Builder {
@@ -32,7 +32,7 @@ impl Builder {
     pub fn new_current_thread() -> Builder {
         Builder {
             inner: rt_core::runtime::Builder::new_current_thread(),
-            enable_all: false,
+            enable_io: false,
         }
     }
 
@@ -41,7 +41,7 @@ impl Builder {
     pub fn new_multi_thread() -> Builder {
         Builder {
             inner: rt_core::runtime::Builder::new_multi_thread(),
-            enable_all: false,
+            enable_io: false,
         }
     }
 
@@ -60,7 +60,14 @@ impl Builder {
     /// Enables every driver this build of rt provides, so that resources
     /// (sockets, timers) work inside the runtime.
     pub fn enable_all(&mut self) -> &mut Self {
-        self.enable_all = true;
+        self.enable_io()
+    }
+
+    /// Enables the I/O driver (the mio reactor): sockets and `AsyncFd`.
+    /// Without it, creating a socket inside the runtime panics with a
+    /// message naming this method.
+    pub fn enable_io(&mut self) -> &mut Self {
+        self.enable_io = true;
         self
     }
 
@@ -159,9 +166,10 @@ impl Builder {
     /// Builds the runtime, failing with the OS's error if a resource cannot
     /// be created.
     pub fn build(&mut self) -> io::Result<Runtime> {
-        // No driver layers exist yet beyond rt-core's thread parker; the
-        // flag is read here once they do.
-        let _ = self.enable_all;
+        #[cfg(feature = "net")]
+        if self.enable_io {
+            self.inner.base_driver(rt_io::reactor::base_driver());
+        }
         self.inner.build()
     }
 }

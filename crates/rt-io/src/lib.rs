@@ -1,4 +1,4 @@
-//! `rt-io`: rt's byte-stream layer.
+//! `rt-io`: rt's byte-stream layer and its sockets.
 //!
 //! [`io`] holds the traits every byte source and sink implements
 //! ([`io::AsyncRead`], [`io::AsyncWrite`], [`io::AsyncBufRead`],
@@ -7,7 +7,16 @@
 //! buffering, copying, splitting and in-memory streams. None of this needs a
 //! runtime, so a library can depend on it with `default-features = false`.
 //!
-//! The `net` feature (on by default) is reserved for the mio reactor and the
-//! socket types, which will live in a `net` module beside `io`.
+//! With the `net` feature (on by default): [`net`] holds the socket types,
+//! and `reactor` the I/O driver a runtime builder installs with
+//! `reactor::base_driver()`.
 
 pub mod io;
+#[cfg(feature = "net")]
+pub mod net;
+#[cfg(feature = "net")]
+#[doc(hidden)]
+pub mod reactor;
+
+#[cfg(feature = "net")]
+pub use reactor::{Interest, Ready};

@@ -28,6 +28,15 @@ pub use async_seek::AsyncSeek;
 pub use async_write::AsyncWrite;
 pub use read_buf::ReadBuf;
 pub use std::io::{Error, ErrorKind, IoSlice, IoSliceMut, Result, SeekFrom};
+
+#[cfg(feature = "net")]
+pub use crate::reactor::{Interest, Ready};
+
+/// Readiness of arbitrary file descriptors (`AsyncFd`), as in `tokio::io::unix`.
+#[cfg(all(unix, feature = "net"))]
+pub mod unix {
+    pub use crate::net::unix::{AsyncFd, AsyncFdReadyGuard, AsyncFdReadyMutGuard, TryIoError};
+}
 pub use util::buf_read_ext::AsyncBufReadExt;
 pub use util::buf_reader::BufReader;
 pub use util::buf_stream::BufStream;

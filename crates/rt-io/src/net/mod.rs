@@ -1,0 +1,19 @@
+//! Networking: TCP, UDP and Unix domain sockets driven by the reactor.
+//!
+//! Every type here registers with the reactor of the runtime it is created
+//! in. Creating one outside a runtime, or in one built without I/O, panics
+//! with a message saying which; using one after its runtime shut down
+//! returns an error.
+
+mod addr;
+mod async_io;
+#[doc(hidden)]
+pub mod stream_io;
+pub mod tcp;
+mod udp;
+pub mod unix;
+
+pub use addr::{lookup_host, ToSocketAddrs};
+pub use tcp::{TcpListener, TcpSocket, TcpStream};
+pub use udp::UdpSocket;
+pub use unix::{UnixDatagram, UnixListener, UnixStream};

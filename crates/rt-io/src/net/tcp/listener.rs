@@ -1,0 +1,134 @@
+//! `TcpListener`: a TCP socket accepting connections.
+
+use super::socket::TcpSocket;
+use super::stream::TcpStream;
+use crate::net::addr::{each_addr, ToSocketAddrs};
+use crate::reactor::{Interest, PollEvented};
+use std::io;
+use std::net::SocketAddr;
+use std::os::fd::{AsFd, AsRawFd, BorrowedFd, FromRawFd, IntoRawFd, RawFd};
+use std::task::{Context, Poll};
+
+/// The accept queue length `bind` asks for.
+const DEFAULT_BACKLOG: u32 = 1024;
+
+/// A TCP socket server, listening for connections.
+///
+/// An accept that fails (for example with `EMFILE` when the process is out
+/// of file descriptors) returns the error; the listener stays usable, and
+/// the pending connection stays queued for a later accept.
+///
+/// ```
+/// use rt_io::net::{TcpListener, TcpStream};
+/// # rt_core::runtime::Builder::new_current_thread()
+/// #     .base_driver(rt_io::reactor::base_driver())
+/// #     .build().unwrap().block_on(async {
+/// let listener = TcpListener::bind("127.0.0.1:0").await?;
+/// let addr = listener.local_addr()?;
+/// let client = TcpStream::connect(addr).await?;
+/// let (_server, peer) = listener.accept().await?;
+/// assert_eq!(peer, client.local_addr()?);
+/// # Ok::<_, std::io::Error>(())
+/// # }).unwrap();
+/// ```
+#[derive(Debug)]
+pub struct TcpListener {
+    io: PollEvented<mio::net::TcpListener>,
+}
+
+impl TcpListener {
+    /// Binds to `addr`, trying each resolved address in order. Port 0 picks
+    /// a free port; see [`local_addr`](Self::local_addr).
+    pub async fn bind<A: ToSocketAddrs>(addr: A) -> io::Result<TcpListener> {
+        each_addr(addr, |addr| async move {
+            let socket = TcpSocket::new_for_addr(addr)?;
+            socket.set_reuseaddr(true)?;
+            socket.bind(addr)?;
+            socket.listen(DEFAULT_BACKLOG)
+        })
+        .await
+    }
+
+    pub(crate) fn new(sys: mio::net::TcpListener) -> io::Result<TcpListener> {
+        Ok(TcpListener {
+            io: PollEvented::new_with_interest(sys, Interest::READABLE)?,
+        })
+    }
+
+    /// Accepts a new connection, returning it and the peer's address.
+    pub async fn accept(&self) -> io::Result<(TcpStream, SocketAddr)> {
+        let (sys, addr) = self
+            .io
+            .registration()
+            .async_io(Interest::READABLE, || self.io.accept())
+            .await?;
+        Ok((TcpStream::new(sys)?, addr))
+    }
+
+    /// Polls for a new connection.
+    pub fn poll_accept(&self, cx: &mut Context<'_>) -> Poll<io::Result<(TcpStream, SocketAddr)>> {
+        self.io
+            .registration()
+            .poll_io(cx, crate::reactor::Direction::Read, || self.io.accept())
+            .map(|res| {
+                let (sys, addr) = res?;
+                Ok((TcpStream::new(sys)?, addr))
+            })
+    }
+
+    /// Wraps a bound standard listener, switching it to non-blocking mode.
+    ///
+    /// # Panics
+    ///
+    /// Outside a runtime with I/O enabled.
+    #[track_caller]
+    pub fn from_std(listener: std::net::TcpListener) -> io::Result<TcpListener> {
+        listener.set_nonblocking(true)?;
+        TcpListener::new(mio::net::TcpListener::from_std(listener))
+    }
+
+    /// Deregisters the listener and returns it as a standard listener,
+    /// still in non-blocking mode.
+    pub fn into_std(self) -> io::Result<std::net::TcpListener> {
+        let fd = self.io.into_inner()?.into_raw_fd();
+        // SAFETY: `fd` was just released by the mio listener that owned it.
+        Ok(unsafe { std::net::TcpListener::from_raw_fd(fd) })
+    }
+
+    /// The local address the listener is bound to.
+    pub fn local_addr(&self) -> io::Result<SocketAddr> {
+        self.io.local_addr()
+    }
+
+    /// The IP time-to-live of accepted connections' packets.
+    pub fn ttl(&self) -> io::Result<u32> {
+        self.io.ttl()
+    }
+
+    /// Sets the IP time-to-live.
+    pub fn set_ttl(&self, ttl: u32) -> io::Result<()> {
+        self.io.set_ttl(ttl)
+    }
+}
+
+impl TryFrom<std::net::TcpListener> for TcpListener {
+    type Error = io::Error;
+
+    fn try_from(listener: std::net::TcpListener) -> io::Result<TcpListener> {
+        TcpListener::from_std(listener)
+    }
+}
+
+impl AsRawFd for TcpListener {
+    fn as_raw_fd(&self) -> RawFd {
+        self.io.as_raw_fd()
+    }
+}
+
+impl AsFd for TcpListener {
+    fn as_fd(&self) -> BorrowedFd<'_> {
+        // SAFETY: the fd is owned by `self.io` and stays open while `self`
+        // is borrowed.
+        unsafe { BorrowedFd::borrow_raw(self.as_raw_fd()) }
+    }
+}

@@ -1,0 +1,227 @@
+//! `TcpSocket`: a TCP socket configured before it becomes a stream or a
+//! listener.
+
+use super::listener::TcpListener;
+use super::stream::TcpStream;
+use socket2::{Domain, Protocol, SockRef, Socket, Type};
+use std::io;
+use std::net::SocketAddr;
+use std::os::fd::{AsFd, AsRawFd, BorrowedFd, FromRawFd, IntoRawFd, RawFd};
+use std::time::Duration;
+
+/// `connect` on a non-blocking socket reports `EINPROGRESS` while the
+/// handshake runs.
+#[cfg(any(target_os = "linux", target_os = "android"))]
+const EINPROGRESS: i32 = 115;
+#[cfg(not(any(target_os = "linux", target_os = "android")))]
+const EINPROGRESS: i32 = 36;
+
+/// A TCP socket not yet connected or listening: set options, bind, then
+/// [`connect`](TcpSocket::connect) or [`listen`](TcpSocket::listen).
+///
+/// ```
+/// use rt_io::net::TcpSocket;
+/// # rt_core::runtime::Builder::new_current_thread()
+/// #     .base_driver(rt_io::reactor::base_driver())
+/// #     .build().unwrap().block_on(async {
+/// let socket = TcpSocket::new_v4()?;
+/// socket.set_reuseaddr(true)?;
+/// socket.bind("127.0.0.1:0".parse().unwrap())?;
+/// let listener = socket.listen(1024)?;
+/// let client = TcpSocket::new_v4()?.connect(listener.local_addr()?).await?;
+/// # let _ = client;
+/// # Ok::<_, std::io::Error>(())
+/// # }).unwrap();
+/// ```
+#[derive(Debug)]
+pub struct TcpSocket {
+    inner: Socket,
+}
+
+impl TcpSocket {
+    /// A new IPv4 TCP socket.
+    pub fn new_v4() -> io::Result<TcpSocket> {
+        TcpSocket::new(Domain::IPV4)
+    }
+
+    /// A new IPv6 TCP socket.
+    pub fn new_v6() -> io::Result<TcpSocket> {
+        TcpSocket::new(Domain::IPV6)
+    }
+
+    pub(crate) fn new_for_addr(addr: SocketAddr) -> io::Result<TcpSocket> {
+        match addr {
+            SocketAddr::V4(_) => TcpSocket::new_v4(),
+            SocketAddr::V6(_) => TcpSocket::new_v6(),
+        }
+    }
+
+    fn new(domain: Domain) -> io::Result<TcpSocket> {
+        let inner = Socket::new(domain, Type::STREAM, Some(Protocol::TCP))?;
+        inner.set_nonblocking(true)?;
+        Ok(TcpSocket { inner })
+    }
+
+    /// Sets `SO_REUSEADDR`.
+    pub fn set_reuseaddr(&self, reuseaddr: bool) -> io::Result<()> {
+        self.inner.set_reuse_address(reuseaddr)
+    }
+
+    /// Whether `SO_REUSEADDR` is set.
+    pub fn reuseaddr(&self) -> io::Result<bool> {
+        self.inner.reuse_address()
+    }
+
+    /// Sets `SO_REUSEPORT`.
+    pub fn set_reuseport(&self, reuseport: bool) -> io::Result<()> {
+        self.inner.set_reuse_port(reuseport)
+    }
+
+    /// Whether `SO_REUSEPORT` is set.
+    pub fn reuseport(&self) -> io::Result<bool> {
+        self.inner.reuse_port()
+    }
+
+    /// Sets the send buffer size (`SO_SNDBUF`).
+    pub fn set_send_buffer_size(&self, size: u32) -> io::Result<()> {
+        self.inner.set_send_buffer_size(size as usize)
+    }
+
+    /// The send buffer size.
+    pub fn send_buffer_size(&self) -> io::Result<u32> {
+        self.inner.send_buffer_size().map(|n| n as u32)
+    }
+
+    /// Sets the receive buffer size (`SO_RCVBUF`).
+    pub fn set_recv_buffer_size(&self, size: u32) -> io::Result<()> {
+        self.inner.set_recv_buffer_size(size as usize)
+    }
+
+    /// The receive buffer size.
+    pub fn recv_buffer_size(&self) -> io::Result<u32> {
+        self.inner.recv_buffer_size().map(|n| n as u32)
+    }
+
+    /// Sets `SO_KEEPALIVE`.
+    pub fn set_keepalive(&self, keepalive: bool) -> io::Result<()> {
+        self.inner.set_keepalive(keepalive)
+    }
+
+    /// Whether `SO_KEEPALIVE` is set.
+    pub fn keepalive(&self) -> io::Result<bool> {
+        self.inner.keepalive()
+    }
+
+    /// Sets `SO_LINGER`.
+    pub fn set_linger(&self, dur: Option<Duration>) -> io::Result<()> {
+        self.inner.set_linger(dur)
+    }
+
+    /// The `SO_LINGER` setting.
+    pub fn linger(&self) -> io::Result<Option<Duration>> {
+        self.inner.linger()
+    }
+
+    /// Sets `TCP_NODELAY`.
+    pub fn set_nodelay(&self, nodelay: bool) -> io::Result<()> {
+        self.inner.set_tcp_nodelay(nodelay)
+    }
+
+    /// Whether `TCP_NODELAY` is set.
+    pub fn nodelay(&self) -> io::Result<bool> {
+        self.inner.tcp_nodelay()
+    }
+
+    /// The address the socket is bound to.
+    pub fn local_addr(&self) -> io::Result<SocketAddr> {
+        self.inner
+            .local_addr()?
+            .as_socket()
+            .ok_or_else(|| io::Error::new(io::ErrorKind::InvalidInput, "socket has no IP address"))
+    }
+
+    /// Takes the pending socket error, if any.
+    pub fn take_error(&self) -> io::Result<Option<io::Error>> {
+        self.inner.take_error()
+    }
+
+    /// Binds to `addr`.
+    pub fn bind(&self, addr: SocketAddr) -> io::Result<()> {
+        self.inner.bind(&addr.into())
+    }
+
+    /// Connects to `addr` and waits for the handshake.
+    pub async fn connect(self, addr: SocketAddr) -> io::Result<TcpStream> {
+        match self.inner.connect(&addr.into()) {
+            Ok(()) => {}
+            Err(e) if e.raw_os_error() == Some(EINPROGRESS) => {}
+            Err(e) if e.kind() == io::ErrorKind::WouldBlock => {}
+            Err(e) => return Err(e),
+        }
+        let fd = self.inner.into_raw_fd();
+        // SAFETY: `fd` was just released by the socket that owned it.
+        let sys = unsafe { mio::net::TcpStream::from_raw_fd(fd) };
+        TcpStream::connect_mio(sys).await
+    }
+
+    /// Starts listening with a queue of `backlog` pending connections.
+    ///
+    /// # Panics
+    ///
+    /// Outside a runtime with I/O enabled.
+    #[track_caller]
+    pub fn listen(self, backlog: u32) -> io::Result<TcpListener> {
+        let backlog = backlog.min(i32::MAX as u32) as i32;
+        self.inner.listen(backlog)?;
+        let fd = self.inner.into_raw_fd();
+        // SAFETY: `fd` was just released by the socket that owned it.
+        let sys = unsafe { mio::net::TcpListener::from_raw_fd(fd) };
+        TcpListener::new(sys)
+    }
+
+    /// Wraps a standard stream's socket, for setting options on it.
+    pub fn from_std_stream(stream: std::net::TcpStream) -> TcpSocket {
+        TcpSocket {
+            inner: Socket::from(stream),
+        }
+    }
+}
+
+/// `SO_LINGER` of a connected stream's socket.
+pub(crate) fn linger_of(fd: BorrowedFd<'_>) -> io::Result<Option<Duration>> {
+    SockRef::from(&fd).linger()
+}
+
+/// Sets `SO_LINGER` on a connected stream's socket.
+pub(crate) fn set_linger_of(fd: BorrowedFd<'_>, dur: Option<Duration>) -> io::Result<()> {
+    SockRef::from(&fd).set_linger(dur)
+}
+
+impl AsRawFd for TcpSocket {
+    fn as_raw_fd(&self) -> RawFd {
+        self.inner.as_raw_fd()
+    }
+}
+
+impl AsFd for TcpSocket {
+    fn as_fd(&self) -> BorrowedFd<'_> {
+        self.inner.as_fd()
+    }
+}
+
+impl FromRawFd for TcpSocket {
+    /// # Safety
+    ///
+    /// `fd` must be an open TCP socket that the caller owns.
+    unsafe fn from_raw_fd(fd: RawFd) -> TcpSocket {
+        // SAFETY: the caller hands over ownership of an open socket.
+        let inner = unsafe { Socket::from_raw_fd(fd) };
+        TcpSocket { inner }
+    }
+}
+
+impl IntoRawFd for TcpSocket {
+    fn into_raw_fd(self) -> RawFd {
+        self.inner.into_raw_fd()
+    }
+}

@@ -1,0 +1,19 @@
+//! Unix domain sockets: stream listener and stream, datagrams, the owned
+//! stream halves, and [`AsyncFd`] for any other file descriptor.
+
+mod async_fd;
+mod datagram;
+mod listener;
+mod split;
+mod split_owned;
+mod stream;
+
+pub use async_fd::{
+    AsyncFd, AsyncFdReadyGuard, AsyncFdReadyMutGuard, AsyncFdTryNewError, TryIoError,
+};
+pub use datagram::UnixDatagram;
+pub use listener::UnixListener;
+pub use split::{ReadHalf, WriteHalf};
+pub use split_owned::{OwnedReadHalf, OwnedWriteHalf, ReuniteError};
+pub use std::os::unix::net::SocketAddr;
+pub use stream::UnixStream;

@@ -1,0 +1,126 @@
+//! `IoDriver`: the reactor's owning side, plugged into rt-core's driver
+//! seam. One worker at a time parks on it; a turn polls mio and turns each
+//! event into readiness on the resource it names.
+
+use super::handle::{IoHandle, WAKER_TOKEN};
+use super::ready::Ready;
+use super::scheduled_io::{ScheduledIo, TICK_MASK};
+use rt_core::runtime::{Driver, DriverHandles, Unpark};
+use std::io;
+use std::sync::Arc;
+use std::time::Duration;
+
+/// Events fetched per turn.
+pub const DEFAULT_EVENTS_CAPACITY: usize = 1024;
+
+/// The I/O driver: owns the mio `Poll` and its event buffer.
+pub struct IoDriver {
+    poll: mio::Poll,
+    events: mio::Events,
+    handle: Arc<IoHandle>,
+    tick: usize,
+    is_shutdown: bool,
+}
+
+impl IoDriver {
+    /// Creates the driver and its handle, holding room for `nevents`
+    /// events per turn.
+    pub fn new(nevents: usize) -> io::Result<(IoDriver, Arc<IoHandle>)> {
+        let poll = mio::Poll::new()?;
+        let waker = mio::Waker::new(poll.registry(), WAKER_TOKEN)?;
+        let registry = poll.registry().try_clone()?;
+        let handle = Arc::new(IoHandle::new(registry, waker));
+        let driver = IoDriver {
+            poll,
+            events: mio::Events::with_capacity(nevents.max(1)),
+            handle: handle.clone(),
+            tick: 0,
+            is_shutdown: false,
+        };
+        Ok((driver, handle))
+    }
+
+    fn turn(&mut self, timeout: Option<Duration>) {
+        // Events of the previous turn are dispatched: what was released
+        // since can no longer be named by an event in hand.
+        self.handle.drop_released();
+        self.tick = (self.tick + 1) & TICK_MASK;
+        match self.poll.poll(&mut self.events, timeout) {
+            Ok(()) => {}
+            Err(e) if e.kind() == io::ErrorKind::Interrupted => return,
+            Err(e) => panic!("unexpected error when polling the I/O driver: {e:?}"),
+        }
+        if self.is_shutdown {
+            // Resources were released without passing through the release
+            // list: their tokens must not be followed any more. Polling
+            // still honours the timeout and `unpark`, so a caller that parks
+            // after shutdown sleeps instead of spinning.
+            return;
+        }
+        for event in self.events.iter() {
+            let token = event.token();
+            if token == WAKER_TOKEN {
+                continue;
+            }
+            let ptr = token.0 as *const ScheduledIo;
+            // SAFETY: tokens are addresses of `ScheduledIo`s registered
+            // through `IoHandle::add_source`. Such a state is held by the
+            // handle's registered set until deregistered from the OS, and
+            // then by the pending-release list until the start of the next
+            // turn, so it is alive for every event of this turn.
+            let io = unsafe { &*ptr };
+            io.set_readiness(self.tick, Ready::from_mio(event));
+        }
+    }
+}
+
+impl Driver for IoDriver {
+    fn park(&mut self, timeout: Option<Duration>) {
+        self.turn(timeout);
+    }
+
+    fn unparker(&self) -> Arc<dyn Unpark> {
+        self.handle.clone()
+    }
+
+    fn shutdown(&mut self) {
+        self.is_shutdown = true;
+        self.handle.shutdown();
+    }
+}
+
+impl std::fmt::Debug for IoDriver {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("IoDriver")
+            .field("tick", &self.tick)
+            .field("is_shutdown", &self.is_shutdown)
+            .finish_non_exhaustive()
+    }
+}
+
+/// The factory a runtime builder calls to put the I/O driver at the bottom
+/// of its driver stack; it publishes the reactor's handle for sockets.
+pub fn base_driver(
+) -> impl FnOnce(&mut DriverHandles) -> io::Result<Box<dyn Driver>> + Send + 'static {
+    base_driver_with_capacity(DEFAULT_EVENTS_CAPACITY)
+}
+
+/// Like [`base_driver`], fetching at most `nevents` events per turn.
+pub fn base_driver_with_capacity(
+    nevents: usize,
+) -> impl FnOnce(&mut DriverHandles) -> io::Result<Box<dyn Driver>> + Send + 'static {
+    move |handles: &mut DriverHandles| {
+        let (driver, handle) = IoDriver::new(nevents)?;
+        handles.insert(handle);
+        Ok(Box::new(driver) as Box<dyn Driver>)
+    }
+}
+
+impl Drop for IoDriver {
+    fn drop(&mut self) {
+        // A driver dropped without `shutdown` must still fail its
+        // resources rather than leave them waiting for events that will
+        // never come.
+        self.handle.shutdown();
+    }
+}

@@ -1,0 +1,26 @@
+//! The reactor: a mio `Poll` behind rt-core's driver seam, and the
+//! per-resource readiness state socket operations wait on.
+//!
+//! Layers, bottom up: [`IoDriver`] (owns the `Poll`, turns events into
+//! readiness), `IoHandle` (registration from any thread, the release
+//! protocol, shutdown), [`ScheduledIo`] (the readiness word and waiters),
+//! `Registration` (the readiness loops), `PollEvented` (a mio source plus
+//! its registration). Socket types in `net` sit on the last one.
+//!
+//! The module is public for the runtime builder ([`base_driver`]) and the
+//! loom models; its types are not part of rt's user-facing API.
+
+mod driver;
+mod handle;
+mod poll_evented;
+mod ready;
+mod registration;
+mod scheduled_io;
+
+pub use driver::{base_driver, base_driver_with_capacity, IoDriver, DEFAULT_EVENTS_CAPACITY};
+pub use handle::IoHandle;
+pub use ready::{Interest, Ready};
+pub use scheduled_io::{Direction, Readiness, ReadyEvent, ScheduledIo, TICK_MASK};
+
+pub(crate) use poll_evented::PollEvented;
+pub(crate) use registration::Registration;

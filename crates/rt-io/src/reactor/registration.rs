@@ -1,0 +1,168 @@
+//! `Registration`: a resource's link to the reactor, and the readiness
+//! loops every socket operation is built from.
+//!
+//! An operation waits for readiness, tries the syscall, and on
+//! `WouldBlock` clears exactly the readiness it consumed (tick-checked, see
+//! `scheduled_io`) before waiting again.
+
+use super::handle::{shutdown_error, IoHandle};
+use super::ready::Interest;
+use super::scheduled_io::{Direction, ReadyEvent, ScheduledIo};
+use rt_core::runtime::Handle;
+use rt_core::task::coop;
+use std::io;
+use std::sync::Arc;
+use std::task::{ready, Context, Poll};
+
+const IO_DISABLED: &str = "An rt context was found, but IO is disabled. Call `enable_io` on the \
+                           runtime builder to enable IO.";
+
+/// A registered resource's shared state and the reactor it belongs to.
+#[derive(Debug)]
+pub(crate) struct Registration {
+    handle: Arc<IoHandle>,
+    shared: Arc<ScheduledIo>,
+}
+
+/// The reactor of the runtime this thread is in.
+///
+/// # Panics
+///
+/// Outside a runtime, or in one built without I/O.
+#[track_caller]
+pub(crate) fn current_handle() -> Arc<IoHandle> {
+    match Handle::try_current() {
+        Ok(rt) => match rt.driver_handle::<IoHandle>() {
+            Some(io) => io,
+            None => panic!("{IO_DISABLED}"),
+        },
+        Err(e) => panic!("{e}"),
+    }
+}
+
+impl Registration {
+    /// Registers `io` with the current runtime's reactor.
+    ///
+    /// # Panics
+    ///
+    /// Outside a runtime with I/O enabled (see [`current_handle`]).
+    #[track_caller]
+    pub(crate) fn new(
+        io: &mut impl mio::event::Source,
+        interest: Interest,
+    ) -> io::Result<Registration> {
+        let handle = current_handle();
+        let shared = handle.add_source(io, interest)?;
+        Ok(Registration { handle, shared })
+    }
+
+    /// Removes `io` from the OS poller; the state itself is released when
+    /// the registration drops.
+    pub(crate) fn deregister(&self, io: &mut impl mio::event::Source) -> io::Result<()> {
+        self.handle.deregister_source(io)
+    }
+
+    pub(crate) fn poll_read_ready(&self, cx: &mut Context<'_>) -> Poll<io::Result<ReadyEvent>> {
+        self.poll_ready(cx, Direction::Read)
+    }
+
+    pub(crate) fn poll_write_ready(&self, cx: &mut Context<'_>) -> Poll<io::Result<ReadyEvent>> {
+        self.poll_ready(cx, Direction::Write)
+    }
+
+    /// Waits for one direction's readiness, spending a unit of the task's
+    /// budget when it is there.
+    fn poll_ready(
+        &self,
+        cx: &mut Context<'_>,
+        direction: Direction,
+    ) -> Poll<io::Result<ReadyEvent>> {
+        let mut budget = ready!(coop::poll_proceed(cx));
+        let event = ready!(self.shared.poll_readiness(cx, direction));
+        if event.is_shutdown {
+            return Poll::Ready(Err(shutdown_error()));
+        }
+        budget.made_progress();
+        Poll::Ready(Ok(event))
+    }
+
+    pub(crate) fn clear_readiness(&self, event: ReadyEvent) {
+        self.shared.clear_readiness(event);
+    }
+
+    /// Runs `op` when `direction` is ready, waiting again while it would
+    /// block.
+    pub(crate) fn poll_io<R>(
+        &self,
+        cx: &mut Context<'_>,
+        direction: Direction,
+        mut op: impl FnMut() -> io::Result<R>,
+    ) -> Poll<io::Result<R>> {
+        loop {
+            let event = ready!(self.poll_ready(cx, direction))?;
+            match op() {
+                Err(e) if e.kind() == io::ErrorKind::WouldBlock => self.clear_readiness(event),
+                other => return Poll::Ready(other),
+            }
+        }
+    }
+
+    /// Runs `op` once if the resource looks ready for `interest`, without
+    /// registering a waker; `WouldBlock` otherwise.
+    pub(crate) fn try_io<R>(
+        &self,
+        interest: Interest,
+        op: impl FnOnce() -> io::Result<R>,
+    ) -> io::Result<R> {
+        let event = self.shared.ready_event(interest);
+        if event.is_shutdown {
+            return Err(shutdown_error());
+        }
+        if event.ready.is_empty() {
+            return Err(io::ErrorKind::WouldBlock.into());
+        }
+        match op() {
+            Err(e) if e.kind() == io::ErrorKind::WouldBlock => {
+                self.clear_readiness(event);
+                Err(e)
+            }
+            other => other,
+        }
+    }
+
+    /// Waits until the resource is ready for `interest`.
+    pub(crate) async fn readiness(&self, interest: Interest) -> io::Result<ReadyEvent> {
+        let event = self.shared.readiness(interest).await;
+        if event.is_shutdown {
+            return Err(shutdown_error());
+        }
+        Ok(event)
+    }
+
+    /// Waits for `interest` and runs `op`, again and again while it would
+    /// block. Spends budget on each attempt.
+    pub(crate) async fn async_io<R>(
+        &self,
+        interest: Interest,
+        mut op: impl FnMut() -> io::Result<R>,
+    ) -> io::Result<R> {
+        loop {
+            let event = self.readiness(interest).await?;
+            let mut budget = std::future::poll_fn(coop::poll_proceed).await;
+            match op() {
+                Err(e) if e.kind() == io::ErrorKind::WouldBlock => self.clear_readiness(event),
+                other => {
+                    budget.made_progress();
+                    return other;
+                }
+            }
+        }
+    }
+}
+
+impl Drop for Registration {
+    fn drop(&mut self) {
+        self.shared.clear_wakers();
+        self.handle.release(&self.shared);
+    }
+}

@@ -1,0 +1,511 @@
+//! `ScheduledIo`: the per-resource state the driver and the resource's
+//! operations share.
+//!
+//! # The readiness word
+//!
+//! One `AtomicUsize` packs `| shutdown: 1 | tick: 15 | readiness: 16 |`.
+//! The driver ORs new readiness in and stamps the word with the tick of the
+//! turn that saw the event. An operation that found the resource not ready
+//! after all (`WouldBlock`) clears only the bits it observed, and only if the
+//! tick is still the one it observed: an event delivered in a later turn
+//! moved the tick on, so a stale clear cannot erase it (the lost-wakeup race
+//! of edge-triggered polling).
+//!
+//! # Waiters
+//!
+//! Waiting happens under the `waiters` mutex: an operation stores its waker
+//! (one slot for the reader, one for the writer, an intrusive list for
+//! `ready(Interest)` futures) and then re-reads the word while still holding
+//! the lock. The driver publishes readiness before it takes the lock. So
+//! either the waiter sees the new readiness, or the driver sees the waiter.
+
+use super::ready::{Interest, Ready};
+use rt_core::loom::cell::UnsafeCell;
+use rt_core::loom::sync::atomic::{AtomicUsize, Ordering};
+use rt_core::loom::sync::Mutex;
+use rt_core::util::linked_list::{self, LinkedList};
+use std::future::Future;
+use std::marker::PhantomPinned;
+use std::pin::Pin;
+use std::ptr::NonNull;
+use std::task::{Context, Poll, Waker};
+
+const READINESS_MASK: usize = 0xffff;
+const TICK_SHIFT: u32 = 16;
+/// Ticks wrap at 15 bits: they only need to tell "the same turn" apart from
+/// "a later turn" for the short time an operation holds an event.
+pub const TICK_MASK: usize = 0x7fff;
+const SHUTDOWN: usize = 1 << 31;
+
+/// Wakers woken per batch, so the lock is not held while user code runs.
+const WAKE_BATCH: usize = 32;
+
+/// Which waker slot an operation uses.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Direction {
+    /// Reads, accepts, receives.
+    Read,
+    /// Writes, sends, connects.
+    Write,
+}
+
+impl Direction {
+    fn mask(self) -> Ready {
+        match self {
+            Direction::Read => Ready::READABLE | Ready::READ_CLOSED,
+            Direction::Write => Ready::WRITABLE | Ready::WRITE_CLOSED,
+        }
+    }
+}
+
+/// A snapshot of readiness handed to an operation, to clear later if the
+/// operation would block.
+#[derive(Clone, Copy, Debug)]
+pub struct ReadyEvent {
+    /// The tick of the turn that set the readiness.
+    pub tick: usize,
+    /// The readiness seen (restricted to what the operation asked for).
+    pub ready: Ready,
+    /// Whether the driver has shut down.
+    pub is_shutdown: bool,
+}
+
+/// The state a registered resource shares with the driver.
+#[derive(Debug)]
+pub struct ScheduledIo {
+    readiness: AtomicUsize,
+    waiters: Mutex<Waiters>,
+}
+
+#[derive(Debug, Default)]
+struct Waiters {
+    list: LinkedList<Waiter>,
+    reader: Option<Waker>,
+    writer: Option<Waker>,
+}
+
+/// A `ready(Interest)` future's node in the waiter list. Its fields are
+/// touched only under the `waiters` lock.
+#[derive(Debug)]
+struct Waiter {
+    pointers: linked_list::Pointers<Waiter>,
+    waker: Option<Waker>,
+    interest: Interest,
+    is_ready: bool,
+    _pin: PhantomPinned,
+}
+
+// SAFETY: waiters are pinned inside their `Readiness` future, which removes
+// them from the list before it is dropped, so a linked node never moves or
+// dangles; `Handle` is a plain pointer, ownership stays with the future.
+unsafe impl linked_list::Link for Waiter {
+    type Handle = NonNull<Waiter>;
+    type Target = Waiter;
+
+    fn as_raw(handle: &NonNull<Waiter>) -> NonNull<Waiter> {
+        *handle
+    }
+
+    unsafe fn from_raw(ptr: NonNull<Waiter>) -> NonNull<Waiter> {
+        ptr
+    }
+
+    unsafe fn pointers(target: NonNull<Waiter>) -> NonNull<linked_list::Pointers<Waiter>> {
+        // SAFETY: the caller guarantees `target` is live; taking a field's
+        // address creates no reference to the whole node.
+        unsafe { NonNull::new_unchecked(std::ptr::addr_of_mut!((*target.as_ptr()).pointers)) }
+    }
+}
+
+// SAFETY: the raw pointers in the list are only followed under the mutex,
+// and the nodes they reach hold only `Send` data (wakers).
+unsafe impl Send for Waiters {}
+
+impl Default for ScheduledIo {
+    fn default() -> Self {
+        ScheduledIo::new()
+    }
+}
+
+fn pack(tick: usize, ready: Ready, shutdown: bool) -> usize {
+    let mut word = ((tick & TICK_MASK) << TICK_SHIFT) | ready.as_usize();
+    if shutdown {
+        word |= SHUTDOWN;
+    }
+    word
+}
+
+fn unpack(word: usize) -> (usize, Ready, bool) {
+    (
+        (word >> TICK_SHIFT) & TICK_MASK,
+        Ready::from_usize(word & READINESS_MASK),
+        word & SHUTDOWN != 0,
+    )
+}
+
+impl ScheduledIo {
+    /// A fresh resource: not ready, tick 0.
+    pub fn new() -> ScheduledIo {
+        ScheduledIo {
+            readiness: AtomicUsize::new(0),
+            waiters: Mutex::new(Waiters::default()),
+        }
+    }
+
+    /// The mio token naming this resource: its address. The driver turns it
+    /// back into a reference, which the release protocol keeps valid.
+    pub(crate) fn token(&self) -> mio::Token {
+        mio::Token(self as *const ScheduledIo as usize)
+    }
+
+    /// Driver side: ORs `ready` into the word under `tick`, then wakes the
+    /// waiters it satisfies.
+    pub fn set_readiness(&self, tick: usize, ready: Ready) {
+        let mut current = self.readiness.load(Ordering::Acquire);
+        loop {
+            let (_, old, shutdown) = unpack(current);
+            let next = pack(tick, old | ready, shutdown);
+            match self.readiness.compare_exchange(
+                current,
+                next,
+                Ordering::AcqRel,
+                Ordering::Acquire,
+            ) {
+                Ok(_) => break,
+                Err(actual) => current = actual,
+            }
+        }
+        self.wake(ready);
+    }
+
+    /// Marks the resource shut down and wakes everything waiting on it.
+    pub fn shutdown(&self) {
+        self.readiness.fetch_or(SHUTDOWN, Ordering::AcqRel);
+        self.wake(Ready::ALL);
+    }
+
+    /// Whether the driver has shut down.
+    pub fn is_shutdown(&self) -> bool {
+        self.readiness.load(Ordering::Acquire) & SHUTDOWN != 0
+    }
+
+    /// Wakes the slot wakers and list waiters that `ready` satisfies.
+    fn wake(&self, ready: Ready) {
+        let mut batch = WakeList::new();
+        let mut waiters = self.waiters.lock().unwrap_or_else(|e| e.into_inner());
+        if !(ready - Ready::WRITABLE - Ready::WRITE_CLOSED).is_empty() {
+            batch.extend(waiters.reader.take());
+        }
+        if !(ready - Ready::READABLE - Ready::READ_CLOSED - Ready::PRIORITY).is_empty() {
+            batch.extend(waiters.writer.take());
+        }
+        loop {
+            // Walk the list by popping every node: satisfied ones leave it,
+            // the rest are put back in their order afterwards.
+            let mut kept = LinkedList::<Waiter>::new();
+            let mut full = false;
+            while let Some(node) = waiters.list.pop_front() {
+                // SAFETY: the node was linked, so it is live (its future
+                // unlinks it before dropping), and we hold the lock that
+                // guards linked nodes.
+                let waiter = unsafe { &mut *node.as_ptr() };
+                if ready.satisfies(waiter.interest) {
+                    waiter.is_ready = true;
+                    batch.extend(waiter.waker.take());
+                    if batch.is_full() {
+                        full = true;
+                        break;
+                    }
+                } else {
+                    kept.push_back(node);
+                }
+            }
+            while let Some(node) = kept.pop_back() {
+                waiters.list.push_front(node);
+            }
+            if !full {
+                break;
+            }
+            drop(waiters);
+            batch.wake_all();
+            waiters = self.waiters.lock().unwrap_or_else(|e| e.into_inner());
+        }
+        drop(waiters);
+        batch.wake_all();
+    }
+
+    /// The current readiness restricted to `interest`, with its tick.
+    pub fn ready_event(&self, interest: Interest) -> ReadyEvent {
+        let (tick, ready, is_shutdown) = unpack(self.readiness.load(Ordering::Acquire));
+        ReadyEvent {
+            tick,
+            ready: ready.intersection(interest),
+            is_shutdown,
+        }
+    }
+
+    /// Polls one direction's readiness, leaving `cx`'s waker in that
+    /// direction's slot when not ready. The last waker registered wins.
+    pub fn poll_readiness(&self, cx: &mut Context<'_>, direction: Direction) -> Poll<ReadyEvent> {
+        let snapshot = |word: usize| {
+            let (tick, ready, is_shutdown) = unpack(word);
+            let ready = Ready::from_usize(ready.as_usize() & direction.mask().as_usize());
+            (!ready.is_empty() || is_shutdown).then_some(ReadyEvent {
+                tick,
+                ready,
+                is_shutdown,
+            })
+        };
+        if let Some(event) = snapshot(self.readiness.load(Ordering::Acquire)) {
+            return Poll::Ready(event);
+        }
+        let mut waiters = self.waiters.lock().unwrap_or_else(|e| e.into_inner());
+        let slot = match direction {
+            Direction::Read => &mut waiters.reader,
+            Direction::Write => &mut waiters.writer,
+        };
+        match slot {
+            Some(w) if w.will_wake(cx.waker()) => {}
+            _ => *slot = Some(cx.waker().clone()),
+        }
+        // Re-read under the lock: the driver publishes before locking.
+        match snapshot(self.readiness.load(Ordering::Acquire)) {
+            Some(event) => Poll::Ready(event),
+            None => Poll::Pending,
+        }
+    }
+
+    /// Clears the readiness in `event` unless a later turn has set new
+    /// readiness since. Closed bits are final and never cleared.
+    pub fn clear_readiness(&self, event: ReadyEvent) {
+        let clear = event.ready - Ready::READ_CLOSED - Ready::WRITE_CLOSED;
+        let mut current = self.readiness.load(Ordering::Acquire);
+        loop {
+            let (tick, ready, shutdown) = unpack(current);
+            if tick != event.tick {
+                return;
+            }
+            let next = pack(tick, ready - clear, shutdown);
+            match self.readiness.compare_exchange(
+                current,
+                next,
+                Ordering::AcqRel,
+                Ordering::Acquire,
+            ) {
+                Ok(_) => return,
+                Err(actual) => current = actual,
+            }
+        }
+    }
+
+    /// Drops the slot wakers: a dropped resource must not keep its task's
+    /// waker (and through it, possibly itself) alive.
+    pub fn clear_wakers(&self) {
+        let mut waiters = self.waiters.lock().unwrap_or_else(|e| e.into_inner());
+        waiters.reader = None;
+        waiters.writer = None;
+    }
+
+    /// Waits until the resource is ready for `interest` (or shut down).
+    pub fn readiness(&self, interest: Interest) -> Readiness<'_> {
+        Readiness {
+            scheduled_io: self,
+            state: State::Init,
+            waiter: UnsafeCell::new(Waiter {
+                pointers: linked_list::Pointers::new(),
+                waker: None,
+                interest,
+                is_ready: false,
+                _pin: PhantomPinned,
+            }),
+        }
+    }
+}
+
+/// Wakers collected under the lock and woken after it is released, kept on
+/// the stack so that dispatching an event never allocates.
+struct WakeList {
+    wakers: [Option<Waker>; WAKE_BATCH],
+    len: usize,
+}
+
+impl WakeList {
+    fn new() -> WakeList {
+        WakeList {
+            wakers: std::array::from_fn(|_| None),
+            len: 0,
+        }
+    }
+
+    fn is_full(&self) -> bool {
+        self.len == WAKE_BATCH
+    }
+
+    /// Adds `waker`; the caller empties a full list before adding more.
+    fn extend(&mut self, waker: Option<Waker>) {
+        if let Some(waker) = waker {
+            debug_assert!(!self.is_full());
+            self.wakers[self.len] = Some(waker);
+            self.len += 1;
+        }
+    }
+
+    fn wake_all(&mut self) {
+        for slot in &mut self.wakers[..self.len] {
+            if let Some(waker) = slot.take() {
+                waker.wake();
+            }
+        }
+        self.len = 0;
+    }
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum State {
+    Init,
+    Waiting,
+    Done,
+}
+
+/// The future returned by [`ScheduledIo::readiness`].
+#[derive(Debug)]
+pub struct Readiness<'a> {
+    scheduled_io: &'a ScheduledIo,
+    state: State,
+    waiter: UnsafeCell<Waiter>,
+}
+
+// SAFETY: the waiter is only touched under the resource's lock (or by the
+// future's owner before it is linked / after it is unlinked); it holds
+// `Send` data only.
+unsafe impl Send for Readiness<'_> {}
+// SAFETY: `&Readiness` exposes nothing.
+unsafe impl Sync for Readiness<'_> {}
+
+impl Future for Readiness<'_> {
+    type Output = ReadyEvent;
+
+    fn poll(self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<ReadyEvent> {
+        // SAFETY: the future is never moved out of; the waiter stays pinned.
+        let me = unsafe { self.get_unchecked_mut() };
+        let io = me.scheduled_io;
+        loop {
+            match me.state {
+                State::Init => {
+                    let interest = me.waiter.with(|w| {
+                        // SAFETY: not linked yet, so only we see it.
+                        unsafe { (*w).interest }
+                    });
+                    let event = io.ready_event(interest);
+                    if !event.ready.is_empty() || event.is_shutdown {
+                        me.state = State::Done;
+                        return Poll::Ready(event);
+                    }
+                    let mut waiters = io.waiters.lock().unwrap_or_else(|e| e.into_inner());
+                    let event = io.ready_event(interest);
+                    if !event.ready.is_empty() || event.is_shutdown {
+                        me.state = State::Done;
+                        return Poll::Ready(event);
+                    }
+                    let node = me.waiter.with_mut(|w| {
+                        // SAFETY: not linked yet; after linking, the lock
+                        // we hold guards it.
+                        unsafe {
+                            (*w).waker = Some(cx.waker().clone());
+                            NonNull::new_unchecked(w)
+                        }
+                    });
+                    waiters.list.push_front(node);
+                    me.state = State::Waiting;
+                    return Poll::Pending;
+                }
+                State::Waiting => {
+                    let _waiters = io.waiters.lock().unwrap_or_else(|e| e.into_inner());
+                    let ready = me.waiter.with_mut(|w| {
+                        // SAFETY: we hold the lock that guards linked nodes.
+                        unsafe {
+                            let w = &mut *w;
+                            if !w.is_ready {
+                                match &w.waker {
+                                    Some(old) if old.will_wake(cx.waker()) => {}
+                                    _ => w.waker = Some(cx.waker().clone()),
+                                }
+                            }
+                            w.is_ready
+                        }
+                    });
+                    if !ready {
+                        return Poll::Pending;
+                    }
+                    me.state = State::Done;
+                }
+                State::Done => {
+                    let interest = me.waiter.with(|w| {
+                        // SAFETY: unlinked (the driver removed it), so only
+                        // we see it.
+                        unsafe { (*w).interest }
+                    });
+                    return Poll::Ready(io.ready_event(interest));
+                }
+            }
+        }
+    }
+}
+
+impl Drop for Readiness<'_> {
+    fn drop(&mut self) {
+        if self.state != State::Waiting {
+            return;
+        }
+        let mut waiters = self
+            .scheduled_io
+            .waiters
+            .lock()
+            .unwrap_or_else(|e| e.into_inner());
+        let node = self.waiter.with_mut(|w| {
+            // SAFETY: `w` comes from a live cell.
+            unsafe { NonNull::new_unchecked(w) }
+        });
+        // SAFETY: the node is live (we are dropping it now, after this) and
+        // either in this resource's list or in none.
+        unsafe {
+            waiters.list.remove(node);
+        }
+    }
+}
+
+#[cfg(all(test, not(loom)))]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn ticks_wrap_within_their_field() {
+        let io = ScheduledIo::new();
+        io.set_readiness(TICK_MASK + 3, Ready::READABLE);
+        let event = io.ready_event(Interest::READABLE);
+        assert_eq!(event.tick, 2);
+        assert!(!event.is_shutdown);
+        io.clear_readiness(event);
+        assert!(io.ready_event(Interest::READABLE).ready.is_empty());
+    }
+
+    #[test]
+    fn clear_with_an_old_tick_keeps_the_new_readiness() {
+        let io = ScheduledIo::new();
+        io.set_readiness(1, Ready::READABLE);
+        let old = io.ready_event(Interest::READABLE);
+        io.set_readiness(2, Ready::WRITABLE);
+        io.clear_readiness(old);
+        let now = io.ready_event(Interest::READABLE | Interest::WRITABLE);
+        assert_eq!(now.ready, Ready::READABLE | Ready::WRITABLE);
+    }
+
+    #[test]
+    fn shutdown_is_sticky_and_reported() {
+        let io = ScheduledIo::new();
+        io.shutdown();
+        io.set_readiness(5, Ready::READABLE);
+        assert!(io.is_shutdown());
+        assert!(io.ready_event(Interest::WRITABLE).is_shutdown);
+    }
+}

@@ -1,0 +1,114 @@
+//! Loom models of a resource's readiness word and waiter protocol: a stale
+//! clear never erases a newer event, and no waiter (slot waker or listed
+//! `readiness` future) misses the event or the shutdown that ends its wait.
+#![cfg(loom)]
+
+use loom::future::block_on;
+use rt_core::loom::sync::Arc;
+use rt_core::loom::thread;
+use rt_io::reactor::{Direction, ScheduledIo};
+use rt_io::{Interest, Ready};
+use std::future::{poll_fn, Future};
+use std::task::Poll;
+
+#[test]
+fn stale_clear_never_erases_a_newer_event() {
+    loom::model(|| {
+        let io = Arc::new(ScheduledIo::new());
+        io.set_readiness(1, Ready::READABLE);
+        // The operation saw the event of tick 1 and then hit WouldBlock.
+        let seen = io.ready_event(Interest::READABLE);
+        let driver = {
+            let io = io.clone();
+            thread::spawn(move || io.set_readiness(2, Ready::READABLE))
+        };
+        io.clear_readiness(seen);
+        driver.join().unwrap();
+        assert!(io.ready_event(Interest::READABLE).ready.is_readable());
+    });
+}
+
+#[test]
+fn closed_bits_survive_a_clear() {
+    loom::model(|| {
+        let io = Arc::new(ScheduledIo::new());
+        let driver = {
+            let io = io.clone();
+            thread::spawn(move || io.set_readiness(1, Ready::READABLE | Ready::READ_CLOSED))
+        };
+        let event = block_on(poll_fn(|cx| io.poll_readiness(cx, Direction::Read)));
+        io.clear_readiness(event);
+        driver.join().unwrap();
+        assert!(io.ready_event(Interest::READABLE).ready.is_read_closed());
+    });
+}
+
+#[test]
+fn slot_waiter_is_woken_by_a_concurrent_event() {
+    loom::model(|| {
+        let io = Arc::new(ScheduledIo::new());
+        let driver = {
+            let io = io.clone();
+            thread::spawn(move || io.set_readiness(1, Ready::WRITABLE))
+        };
+        let event = block_on(poll_fn(|cx| io.poll_readiness(cx, Direction::Write)));
+        assert!(event.ready.is_writable());
+        driver.join().unwrap();
+    });
+}
+
+#[test]
+fn listed_waiter_is_woken_by_a_concurrent_event() {
+    loom::model(|| {
+        let io = Arc::new(ScheduledIo::new());
+        let driver = {
+            let io = io.clone();
+            thread::spawn(move || {
+                io.set_readiness(1, Ready::WRITABLE);
+                io.set_readiness(2, Ready::READABLE);
+            })
+        };
+        let event = block_on(io.readiness(Interest::READABLE));
+        assert!(event.ready.is_readable());
+        driver.join().unwrap();
+    });
+}
+
+#[test]
+fn dropped_listed_waiter_unlinks_while_the_driver_wakes() {
+    loom::model(|| {
+        let io = Arc::new(ScheduledIo::new());
+        let driver = {
+            let io = io.clone();
+            thread::spawn(move || io.set_readiness(1, Ready::READABLE))
+        };
+        {
+            let mut fut = Box::pin(io.readiness(Interest::READABLE));
+            let _ = block_on(poll_fn(|cx| Poll::Ready(fut.as_mut().poll(cx).is_ready())));
+        }
+        driver.join().unwrap();
+        // A later waiter still sees the event.
+        let event = block_on(io.readiness(Interest::READABLE));
+        assert!(event.ready.is_readable());
+    });
+}
+
+#[test]
+fn shutdown_wakes_both_kinds_of_waiter() {
+    loom::model(|| {
+        let io = Arc::new(ScheduledIo::new());
+        let listed = {
+            let io = io.clone();
+            thread::spawn(move || block_on(io.readiness(Interest::WRITABLE)).is_shutdown)
+        };
+        let slot = {
+            let io = io.clone();
+            thread::spawn(move || {
+                block_on(poll_fn(|cx| io.poll_readiness(cx, Direction::Read))).is_shutdown
+            })
+        };
+        io.shutdown();
+        assert!(listed.join().unwrap());
+        assert!(slot.join().unwrap());
+    });
+}

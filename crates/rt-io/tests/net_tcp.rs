@@ -1,0 +1,495 @@
+//! TCP behaviour: echo under load, half-close, resets, backpressure,
+//! splitting, socket options, and resources dropped while waited on.
+#![cfg(feature = "net")]
+
+use rt_core::runtime::{Builder, Runtime};
+use rt_io::net::stream_io::{read, read_exact, read_to_end, shutdown, write_all};
+use rt_io::net::{TcpListener, TcpStream};
+use rt_io::Interest;
+use std::future::Future;
+use std::io;
+use std::pin::pin;
+use std::task::Poll;
+
+fn rt() -> Runtime {
+    Builder::new_current_thread()
+        .base_driver(rt_io::reactor::base_driver())
+        .build()
+        .unwrap()
+}
+
+async fn pair() -> (TcpStream, TcpStream) {
+    let listener = TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let client = TcpStream::connect(listener.local_addr().unwrap())
+        .await
+        .unwrap();
+    let (server, _) = listener.accept().await.unwrap();
+    (client, server)
+}
+
+/// Polls `fut` once; true if it is still pending.
+async fn is_pending<F: Future + Unpin>(fut: &mut F) -> bool {
+    std::future::poll_fn(|cx| Poll::Ready(std::pin::Pin::new(&mut *fut).poll(cx).is_pending()))
+        .await
+}
+
+#[test]
+fn echo_with_1000_concurrent_connections() {
+    const CONNS: usize = 1000;
+    rt().block_on(async {
+        let listener = TcpListener::bind("127.0.0.1:0").await.unwrap();
+        let addr = listener.local_addr().unwrap();
+        let server = rt_core::spawn(async move {
+            for _ in 0..CONNS {
+                let (stream, _) = listener.accept().await.unwrap();
+                rt_core::spawn(async move {
+                    let mut buf = [0u8; 1024];
+                    loop {
+                        let n = read(&stream, &mut buf).await.unwrap();
+                        if n == 0 {
+                            break;
+                        }
+                        write_all(&stream, &buf[..n]).await.unwrap();
+                    }
+                    shutdown(&stream).await.unwrap();
+                });
+            }
+        });
+        let clients: Vec<_> = (0..CONNS)
+            .map(|i| {
+                rt_core::spawn(async move {
+                    let stream = TcpStream::connect(addr).await.unwrap();
+                    let msg = format!("connection number {i} says hello").repeat(8);
+                    write_all(&stream, msg.as_bytes()).await.unwrap();
+                    shutdown(&stream).await.unwrap();
+                    let mut back = Vec::new();
+                    read_to_end(&stream, &mut back).await.unwrap();
+                    assert_eq!(back, msg.as_bytes());
+                })
+            })
+            .collect();
+        for c in clients {
+            c.await.unwrap();
+        }
+        server.await.unwrap();
+    });
+}
+
+#[test]
+fn half_close_lets_the_other_direction_finish() {
+    rt().block_on(async {
+        let (client, server) = pair().await;
+        write_all(&client, b"request").await.unwrap();
+        shutdown(&client).await.unwrap();
+        let mut got = Vec::new();
+        read_to_end(&server, &mut got).await.unwrap();
+        assert_eq!(got, b"request");
+        write_all(&server, b"response").await.unwrap();
+        drop(server);
+        let mut back = Vec::new();
+        read_to_end(&client, &mut back).await.unwrap();
+        assert_eq!(back, b"response");
+    });
+}
+
+/// Closing a socket with unread input makes the kernel send a reset.
+async fn reset_by_peer(peer: TcpStream, other: &TcpStream) {
+    write_all(other, b"unread").await.unwrap();
+    peer.readable().await.unwrap();
+    drop(peer);
+}
+
+#[test]
+fn peer_reset_during_a_pending_read() {
+    rt().block_on(async {
+        let (client, server) = pair().await;
+        let mut buf = [0u8; 16];
+        let mut pending_read = pin!(read(&client, &mut buf));
+        assert!(is_pending(&mut pending_read).await);
+        // The client has written nothing yet to make the server reset:
+        // write from a second handle of the same socket.
+        let writer = client.try_write(b"unread");
+        assert_eq!(writer.unwrap(), 6);
+        server.readable().await.unwrap();
+        drop(server);
+        let err = pending_read.await.unwrap_err();
+        assert_eq!(err.kind(), io::ErrorKind::ConnectionReset);
+    });
+}
+
+#[test]
+fn peer_reset_during_a_large_write() {
+    rt().block_on(async {
+        let (client, server) = pair().await;
+        let writer = rt_core::spawn(async move {
+            let chunk = vec![7u8; 1 << 20];
+            loop {
+                if let Err(e) = write_all(&client, &chunk).await {
+                    return e;
+                }
+            }
+        });
+        let mut first = [0u8; 1024];
+        read_exact(&server, &mut first).await.unwrap();
+        drop(server);
+        let err = writer.await.unwrap();
+        assert!(
+            matches!(
+                err.kind(),
+                io::ErrorKind::ConnectionReset | io::ErrorKind::BrokenPipe
+            ),
+            "{err:?}"
+        );
+    });
+}
+
+#[test]
+fn peer_reset_helper_resets() {
+    rt().block_on(async {
+        let (client, server) = pair().await;
+        reset_by_peer(server, &client).await;
+        let mut buf = [0u8; 8];
+        let err = read(&client, &mut buf).await.unwrap_err();
+        assert_eq!(err.kind(), io::ErrorKind::ConnectionReset);
+    });
+}
+
+#[test]
+fn sixty_four_mib_through_a_slow_reader() {
+    const TOTAL: usize = 64 << 20;
+    rt().block_on(async {
+        let (client, server) = pair().await;
+        let writer = rt_core::spawn(async move {
+            let data: Vec<u8> = (0..TOTAL).map(|i| (i % 251) as u8).collect();
+            write_all(&client, &data).await.unwrap();
+            shutdown(&client).await.unwrap();
+        });
+        let mut buf = [0u8; 4096];
+        let mut seen = 0usize;
+        let mut reads = 0usize;
+        loop {
+            let n = read(&server, &mut buf).await.unwrap();
+            if n == 0 {
+                break;
+            }
+            for (k, b) in buf[..n].iter().enumerate() {
+                assert_eq!(*b, ((seen + k) % 251) as u8);
+            }
+            seen += n;
+            reads += 1;
+            if reads % 4 == 0 {
+                rt_core::task::yield_now().await;
+            }
+        }
+        assert_eq!(seen, TOTAL);
+        writer.await.unwrap();
+    });
+}
+
+#[test]
+fn split_and_into_split_reunite() {
+    rt().block_on(async {
+        let (mut client, server) = pair().await;
+        {
+            let (r, w) = client.split();
+            write_all(&w, b"ping").await.unwrap();
+            let mut buf = [0u8; 4];
+            read_exact(&server, &mut buf).await.unwrap();
+            write_all(&server, b"pong").await.unwrap();
+            read_exact(&r, &mut buf).await.unwrap();
+            assert_eq!(&buf, b"pong");
+        }
+        let (r, w) = client.into_split();
+        let (r2, w2) = pair().await.0.into_split();
+        let rejoined = r.reunite(w2).unwrap_err();
+        assert_eq!(
+            rejoined.to_string(),
+            "tried to reunite halves that are not from the same socket"
+        );
+        let (r, w2) = (rejoined.0, rejoined.1);
+        drop((r2, w2));
+        let stream = w.reunite(r).unwrap();
+        write_all(&stream, b"again").await.unwrap();
+        let mut buf = [0u8; 5];
+        read_exact(&server, &mut buf).await.unwrap();
+        assert_eq!(&buf, b"again");
+    });
+}
+
+#[test]
+fn owned_write_half_shuts_down_on_drop() {
+    rt().block_on(async {
+        let (client, server) = pair().await;
+        let (_r, w) = client.into_split();
+        write_all(&w, b"bye").await.unwrap();
+        drop(w);
+        let mut got = Vec::new();
+        read_to_end(&server, &mut got).await.unwrap();
+        assert_eq!(got, b"bye");
+    });
+}
+
+#[test]
+fn options_addresses_peek_and_vectored_io() {
+    rt().block_on(async {
+        let (client, server) = pair().await;
+        assert_eq!(client.peer_addr().unwrap(), server.local_addr().unwrap());
+        client.set_nodelay(true).unwrap();
+        assert!(client.nodelay().unwrap());
+        client.set_ttl(42).unwrap();
+        assert_eq!(client.ttl().unwrap(), 42);
+        assert!(client.take_error().unwrap().is_none());
+
+        client.writable().await.unwrap();
+        let parts = [io::IoSlice::new(b"ab"), io::IoSlice::new(b"cd")];
+        assert_eq!(client.try_write_vectored(&parts).unwrap(), 4);
+        let mut peeked = [0u8; 4];
+        assert_eq!(server.peek(&mut peeked).await.unwrap(), 4);
+        assert_eq!(&peeked, b"abcd");
+        let (mut a, mut b) = ([0u8; 1], [0u8; 3]);
+        let mut bufs = [io::IoSliceMut::new(&mut a), io::IoSliceMut::new(&mut b)];
+        server.readable().await.unwrap();
+        assert_eq!(server.try_read_vectored(&mut bufs).unwrap(), 4);
+        assert_eq!((&a, &b), (b"a", b"bcd"));
+        let err = server.try_read(&mut a).unwrap_err();
+        assert_eq!(err.kind(), io::ErrorKind::WouldBlock);
+        let ready = client.ready(Interest::WRITABLE).await.unwrap();
+        assert!(ready.is_writable());
+    });
+}
+
+#[test]
+fn std_conversions_round_trip() {
+    rt().block_on(async {
+        let std_listener = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+        let addr = std_listener.local_addr().unwrap();
+        let listener = TcpListener::from_std(std_listener).unwrap();
+        let std_client = std::net::TcpStream::connect(addr).unwrap();
+        let client = TcpStream::from_std(std_client).unwrap();
+        let (server, _) = listener.accept().await.unwrap();
+        let std_listener = listener.into_std().unwrap();
+        assert_eq!(std_listener.local_addr().unwrap(), addr);
+        let std_server = server.into_std().unwrap();
+        std_server.set_nonblocking(false).unwrap();
+        write_all(&client, b"x").await.unwrap();
+        let mut buf = [0u8; 1];
+        io::Read::read_exact(&mut &std_server, &mut buf).unwrap();
+        assert_eq!(&buf, b"x");
+    });
+}
+
+#[test]
+fn connect_tries_each_address_in_order() {
+    rt().block_on(async {
+        let listener = TcpListener::bind("127.0.0.1:0").await.unwrap();
+        let good = listener.local_addr().unwrap();
+        // A port that was just freed refuses connections.
+        let bad = {
+            let l = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+            l.local_addr().unwrap()
+        };
+        let addrs = [bad, good];
+        let stream = TcpStream::connect(&addrs[..]).await.unwrap();
+        assert_eq!(stream.peer_addr().unwrap(), good);
+        let err = TcpStream::connect(bad).await.unwrap_err();
+        assert_eq!(err.kind(), io::ErrorKind::ConnectionRefused);
+        let empty: &[std::net::SocketAddr] = &[];
+        let err = TcpStream::connect(empty).await.unwrap_err();
+        assert_eq!(err.kind(), io::ErrorKind::InvalidInput);
+    });
+}
+
+#[test]
+fn task_aborted_while_waiting_on_its_stream() {
+    rt().block_on(async {
+        let (client, server) = pair().await;
+        let waiter = rt_core::spawn(async move {
+            let mut buf = [0u8; 8];
+            let _ = read(&server, &mut buf).await;
+            let _ = server.ready(Interest::READABLE).await;
+        });
+        rt_core::task::yield_now().await;
+        waiter.abort();
+        assert!(waiter.await.unwrap_err().is_cancelled());
+        // The server side is gone: the client sees end of stream.
+        let mut buf = [0u8; 8];
+        assert_eq!(read(&client, &mut buf).await.unwrap(), 0);
+    });
+}
+
+#[test]
+fn readiness_future_dropped_while_linked() {
+    rt().block_on(async {
+        let (client, server) = pair().await;
+        for _ in 0..3 {
+            let mut fut = Box::pin(server.ready(Interest::READABLE));
+            assert!(is_pending(&mut fut).await);
+            drop(fut);
+        }
+        let mut kept = Box::pin(server.readable());
+        assert!(is_pending(&mut kept).await);
+        write_all(&client, b"z").await.unwrap();
+        kept.await.unwrap();
+    });
+}
+
+#[test]
+fn streams_dropped_with_events_in_flight() {
+    rt().block_on(async {
+        let listener = TcpListener::bind("127.0.0.1:0").await.unwrap();
+        let addr = listener.local_addr().unwrap();
+        for _ in 0..200 {
+            let client = TcpStream::connect(addr).await.unwrap();
+            let (server, _) = listener.accept().await.unwrap();
+            write_all(&client, b"event").await.unwrap();
+            // The readiness event for `server` may be fetched by the next
+            // turn after its registration is gone.
+            drop(server);
+            rt_core::task::yield_now().await;
+            drop(client);
+        }
+    });
+}
+
+#[test]
+fn operations_fail_after_the_runtime_is_dropped() {
+    let first = rt();
+    let (client, server) = first.block_on(pair());
+    drop(first);
+    let second = rt();
+    second.block_on(async {
+        let err = client.readable().await.unwrap_err();
+        assert_eq!(
+            err.to_string(),
+            "An rt context was found, but it is being shutdown."
+        );
+        let mut buf = [0u8; 4];
+        assert!(read(&server, &mut buf).await.is_err());
+        assert!(write_all(&server, b"x").await.is_err());
+        assert!(client.try_read(&mut buf).is_err());
+    });
+}
+
+#[test]
+fn shutdown_wakes_a_waiter_on_another_runtime() {
+    let first = rt();
+    let (client, _server) = first.block_on(pair());
+    let (pending_tx, pending_rx) = std::sync::mpsc::channel();
+    let waiter = std::thread::spawn(move || {
+        rt().block_on(async {
+            // One waiter in the intrusive list, one in the reader slot.
+            let mut listed = Box::pin(client.readable());
+            let mut buf = [0u8; 8];
+            let mut slot = Box::pin(read(&client, &mut buf));
+            assert!(is_pending(&mut listed).await);
+            assert!(is_pending(&mut slot).await);
+            pending_tx.send(()).unwrap();
+            let (mut listed_out, mut slot_out) = (None, None);
+            std::future::poll_fn(|cx| {
+                if listed_out.is_none() {
+                    if let Poll::Ready(r) = listed.as_mut().poll(cx) {
+                        listed_out = Some(r.map(|_| 0));
+                    }
+                }
+                if slot_out.is_none() {
+                    if let Poll::Ready(r) = slot.as_mut().poll(cx) {
+                        slot_out = Some(r);
+                    }
+                }
+                if listed_out.is_some() && slot_out.is_some() {
+                    Poll::Ready(())
+                } else {
+                    Poll::Pending
+                }
+            })
+            .await;
+            (listed_out.unwrap(), slot_out.unwrap())
+        })
+    });
+    pending_rx.recv().unwrap();
+    drop(first);
+    let (listed, slot) = waiter.join().unwrap();
+    assert_eq!(listed.unwrap_err().kind(), io::ErrorKind::Other);
+    assert_eq!(slot.unwrap_err().kind(), io::ErrorKind::Other);
+}
+
+#[test]
+fn poll_accept_and_readiness_polls() {
+    rt().block_on(async {
+        let listener = TcpListener::bind("127.0.0.1:0").await.unwrap();
+        let addr = listener.local_addr().unwrap();
+        let mut accept_pending = true;
+        std::future::poll_fn(|cx| {
+            accept_pending = listener.poll_accept(cx).is_pending();
+            Poll::Ready(())
+        })
+        .await;
+        assert!(accept_pending);
+        let client = TcpStream::connect(addr).await.unwrap();
+        let (server, peer) = std::future::poll_fn(|cx| listener.poll_accept(cx))
+            .await
+            .unwrap();
+        assert_eq!(peer, client.local_addr().unwrap());
+        std::future::poll_fn(|cx| client.poll_write_ready(cx))
+            .await
+            .unwrap();
+        client.try_write(b"q").unwrap();
+        std::future::poll_fn(|cx| server.poll_read_ready(cx))
+            .await
+            .unwrap();
+        let mut buf = [0u8; 1];
+        assert_eq!(server.try_read(&mut buf).unwrap(), 1);
+    });
+}
+
+#[test]
+fn creating_a_socket_outside_a_runtime_panics_with_guidance() {
+    let std_listener = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+    let err = std::panic::catch_unwind(|| TcpListener::from_std(std_listener)).unwrap_err();
+    let msg = err.downcast_ref::<String>().unwrap();
+    assert!(msg.contains("there is no reactor running"), "{msg}");
+
+    let no_io = Builder::new_current_thread().build().unwrap();
+    let _guard = no_io.enter();
+    let std_listener = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+    let err = std::panic::catch_unwind(|| TcpListener::from_std(std_listener)).unwrap_err();
+    let msg = err.downcast_ref::<String>().unwrap();
+    assert!(msg.contains("IO is disabled"), "{msg}");
+    assert!(msg.contains("enable_io"), "{msg}");
+}
+
+#[test]
+fn tcp_socket_options_listen_and_connect() {
+    rt().block_on(async {
+        let socket = rt_io::net::TcpSocket::new_v4().unwrap();
+        socket.set_reuseaddr(true).unwrap();
+        assert!(socket.reuseaddr().unwrap());
+        socket.set_reuseport(true).unwrap();
+        assert!(socket.reuseport().unwrap());
+        socket.set_send_buffer_size(64 * 1024).unwrap();
+        assert!(socket.send_buffer_size().unwrap() >= 64 * 1024);
+        socket.set_recv_buffer_size(64 * 1024).unwrap();
+        assert!(socket.recv_buffer_size().unwrap() >= 64 * 1024);
+        socket.bind("127.0.0.1:0".parse().unwrap()).unwrap();
+        let addr = socket.local_addr().unwrap();
+        let listener = socket.listen(16).unwrap();
+        assert_eq!(listener.local_addr().unwrap(), addr);
+
+        let client = rt_io::net::TcpSocket::new_v4().unwrap();
+        client.set_nodelay(true).unwrap();
+        let stream = client.connect(addr).await.unwrap();
+        assert!(stream.nodelay().unwrap());
+        let (server, _) = listener.accept().await.unwrap();
+        stream.set_linger(Some(std::time::Duration::ZERO)).unwrap();
+        assert_eq!(stream.linger().unwrap(), Some(std::time::Duration::ZERO));
+        // Zero linger: closing resets instead of a graceful end of stream.
+        drop(stream);
+        let mut buf = [0u8; 4];
+        let err = read(&server, &mut buf).await.unwrap_err();
+        assert_eq!(err.kind(), io::ErrorKind::ConnectionReset);
+
+        let refused = rt_io::net::TcpSocket::new_v4().unwrap().connect(addr);
+        drop(listener);
+        assert!(refused.await.is_err());
+    });
+}

@@ -1,0 +1,65 @@
+//! Sockets registered, waited on and dropped from other threads while one
+//! thread parks on the driver: the situation of a multi-thread runtime.
+#![cfg(feature = "net")]
+
+use rt_core::runtime::Builder;
+use rt_io::net::stream_io::{read, read_to_end, shutdown, write_all};
+use rt_io::net::{TcpListener, TcpStream};
+use std::sync::Arc;
+
+#[test]
+fn clients_on_other_threads_while_one_thread_drives() {
+    const THREADS: usize = 3;
+    const PER_THREAD: usize = 50;
+    let rt = Arc::new(
+        Builder::new_current_thread()
+            .base_driver(rt_io::reactor::base_driver())
+            .build()
+            .unwrap(),
+    );
+    let listener = rt.block_on(TcpListener::bind("127.0.0.1:0")).unwrap();
+    let addr = listener.local_addr().unwrap();
+
+    let clients: Vec<_> = (0..THREADS)
+        .map(|t| {
+            let handle = rt.handle().clone();
+            std::thread::spawn(move || {
+                handle.block_on(async move {
+                    for i in 0..PER_THREAD {
+                        let stream = TcpStream::connect(addr).await.unwrap();
+                        let msg = format!("thread {t} connection {i}").repeat(20);
+                        write_all(&stream, msg.as_bytes()).await.unwrap();
+                        shutdown(&stream).await.unwrap();
+                        let mut back = Vec::new();
+                        read_to_end(&stream, &mut back).await.unwrap();
+                        assert_eq!(back, msg.as_bytes());
+                    }
+                })
+            })
+        })
+        .collect();
+
+    rt.block_on(async move {
+        let mut echoes = Vec::new();
+        for _ in 0..THREADS * PER_THREAD {
+            let (stream, _) = listener.accept().await.unwrap();
+            echoes.push(rt_core::spawn(async move {
+                let mut buf = [0u8; 512];
+                loop {
+                    let n = read(&stream, &mut buf).await.unwrap();
+                    if n == 0 {
+                        break;
+                    }
+                    write_all(&stream, &buf[..n]).await.unwrap();
+                }
+                shutdown(&stream).await.unwrap();
+            }));
+        }
+        for echo in echoes {
+            echo.await.unwrap();
+        }
+    });
+    for c in clients {
+        c.join().unwrap();
+    }
+}

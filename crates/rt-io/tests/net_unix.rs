@@ -1,0 +1,273 @@
+//! Unix domain sockets: listener and stream, owned halves, datagrams, and
+//! `AsyncFd` over a socket pair.
+#![cfg(feature = "net")]
+
+use rt_core::runtime::{Builder, Runtime};
+use rt_io::net::stream_io::{read_exact, read_to_end, shutdown, write_all};
+use rt_io::net::unix::AsyncFd;
+use rt_io::net::{UnixDatagram, UnixListener, UnixStream};
+use rt_io::Interest;
+use std::future::Future;
+use std::io::{self, Read, Write};
+use std::path::PathBuf;
+
+fn rt() -> Runtime {
+    Builder::new_current_thread()
+        .base_driver(rt_io::reactor::base_driver())
+        .build()
+        .unwrap()
+}
+
+/// A fresh directory for socket files, removed on drop.
+struct TempDir(PathBuf);
+
+impl TempDir {
+    fn new(name: &str) -> TempDir {
+        let dir = std::env::temp_dir().join(format!("rt-io-{}-{name}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        std::fs::create_dir_all(&dir).unwrap();
+        TempDir(dir)
+    }
+}
+
+impl Drop for TempDir {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_dir_all(&self.0);
+    }
+}
+
+#[test]
+fn listener_accepts_and_streams_echo() {
+    let dir = TempDir::new("listener");
+    let path = dir.0.join("echo.sock");
+    rt().block_on(async {
+        let listener = UnixListener::bind(&path).unwrap();
+        assert_eq!(
+            listener.local_addr().unwrap().as_pathname(),
+            Some(path.as_path())
+        );
+        let server = rt_core::spawn(async move {
+            let (stream, _) = listener.accept().await.unwrap();
+            let mut got = Vec::new();
+            read_to_end(&stream, &mut got).await.unwrap();
+            write_all(&stream, &got).await.unwrap();
+        });
+        let client = UnixStream::connect(&path).await.unwrap();
+        write_all(&client, b"over unix").await.unwrap();
+        shutdown(&client).await.unwrap();
+        let mut back = Vec::new();
+        read_to_end(&client, &mut back).await.unwrap();
+        assert_eq!(back, b"over unix");
+        server.await.unwrap();
+    });
+}
+
+#[test]
+fn connect_to_a_missing_path_fails() {
+    let dir = TempDir::new("missing");
+    rt().block_on(async {
+        let err = UnixStream::connect(dir.0.join("nobody.sock"))
+            .await
+            .unwrap_err();
+        assert_eq!(err.kind(), io::ErrorKind::NotFound);
+    });
+}
+
+#[test]
+fn pair_into_split_and_reunite() {
+    rt().block_on(async {
+        let (a, b) = UnixStream::pair().unwrap();
+        let (ar, aw) = a.into_split();
+        write_all(&aw, b"to b").await.unwrap();
+        let mut buf = [0u8; 4];
+        read_exact(&b, &mut buf).await.unwrap();
+        write_all(&b, b"to a").await.unwrap();
+        read_exact(&ar, &mut buf).await.unwrap();
+        assert_eq!(&buf, b"to a");
+        let a = ar.reunite(aw).unwrap();
+        a.writable().await.unwrap();
+        assert_eq!(a.try_write(b"x").unwrap(), 1);
+        b.readable().await.unwrap();
+        assert_eq!(b.try_read(&mut buf).unwrap(), 1);
+    });
+}
+
+#[test]
+fn borrowed_split_halves() {
+    rt().block_on(async {
+        let (mut a, b) = UnixStream::pair().unwrap();
+        let (ar, aw) = a.split();
+        write_all(&aw, b"half").await.unwrap();
+        let mut buf = [0u8; 4];
+        read_exact(&b, &mut buf).await.unwrap();
+        write_all(&b, b"back").await.unwrap();
+        read_exact(&ar, &mut buf).await.unwrap();
+        assert_eq!(&buf, b"back");
+        shutdown(&aw).await.unwrap();
+        let mut rest = Vec::new();
+        read_to_end(&b, &mut rest).await.unwrap();
+        assert!(rest.is_empty());
+    });
+}
+
+#[test]
+fn datagrams_bound_unbound_and_paired() {
+    let dir = TempDir::new("dgram");
+    rt().block_on(async {
+        let server_path = dir.0.join("server.sock");
+        let server = UnixDatagram::bind(&server_path).unwrap();
+        let client = UnixDatagram::bind(dir.0.join("client.sock")).unwrap();
+        client.send_to(b"hello", &server_path).await.unwrap();
+        let mut buf = [0u8; 16];
+        let (n, from) = server.recv_from(&mut buf).await.unwrap();
+        assert_eq!(&buf[..n], b"hello");
+        let reply_to = from.as_pathname().unwrap().to_owned();
+        server.send_to(b"world", &reply_to).await.unwrap();
+        assert_eq!(client.recv(&mut buf).await.unwrap(), 5);
+
+        let unbound = UnixDatagram::unbound().unwrap();
+        unbound.connect(&server_path).unwrap();
+        unbound.send(b"anon").await.unwrap();
+        let (n, from) = server.recv_from(&mut buf).await.unwrap();
+        assert_eq!(&buf[..n], b"anon");
+        assert!(from.is_unnamed());
+
+        let (a, b) = UnixDatagram::pair().unwrap();
+        a.writable().await.unwrap();
+        assert_eq!(a.try_send(b"p").unwrap(), 1);
+        b.readable().await.unwrap();
+        assert_eq!(b.try_recv(&mut buf).unwrap(), 1);
+        let err = b.try_recv(&mut buf).unwrap_err();
+        assert_eq!(err.kind(), io::ErrorKind::WouldBlock);
+    });
+}
+
+#[test]
+fn async_fd_readable_guard_clear_and_retain() {
+    rt().block_on(async {
+        let (a, mut b) = std::os::unix::net::UnixStream::pair().unwrap();
+        a.set_nonblocking(true).unwrap();
+        let fd = AsyncFd::new(a).unwrap();
+
+        b.write_all(b"abc").unwrap();
+        let mut guard = fd.readable().await.unwrap();
+        assert!(guard.ready().is_readable());
+        guard.retain_ready();
+        // Retained: waiting again returns at once.
+        let mut guard = fd.readable().await.unwrap();
+        let mut buf = [0u8; 8];
+        let n = guard
+            .try_io(|inner| inner.get_ref().read(&mut buf))
+            .unwrap()
+            .unwrap();
+        assert_eq!(&buf[..n], b"abc");
+        // Drained: the next try clears readiness.
+        assert!(guard
+            .try_io(|inner| inner.get_ref().read(&mut buf))
+            .is_err());
+
+        // Cleared: waiting blocks until the peer writes again.
+        let mut wait = Box::pin(fd.readable());
+        let pending =
+            std::future::poll_fn(|cx| std::task::Poll::Ready(wait.as_mut().poll(cx).is_pending()))
+                .await;
+        assert!(pending);
+        b.write_all(b"d").unwrap();
+        let mut guard = wait.await.unwrap();
+        let n = guard
+            .try_io(|inner| inner.get_ref().read(&mut buf))
+            .unwrap()
+            .unwrap();
+        assert_eq!(&buf[..n], b"d");
+        guard.clear_ready();
+        drop(guard);
+
+        let mut writer = fd.writable().await.unwrap();
+        assert!(writer.ready().is_writable());
+        writer
+            .try_io(|inner| inner.get_ref().write(b"back"))
+            .unwrap()
+            .unwrap();
+        let a = fd.into_inner();
+        drop(a);
+        let mut got = Vec::new();
+        b.read_to_end(&mut got).unwrap();
+        assert_eq!(got, b"back");
+    });
+}
+
+#[test]
+fn async_fd_mut_guard_and_async_io() {
+    rt().block_on(async {
+        let (a, mut b) = std::os::unix::net::UnixStream::pair().unwrap();
+        a.set_nonblocking(true).unwrap();
+        let mut fd = AsyncFd::with_interest(a, Interest::READABLE).unwrap();
+        b.write_all(b"xy").unwrap();
+        {
+            let mut guard = fd.readable_mut().await.unwrap();
+            let mut one = [0u8; 1];
+            let n = guard
+                .try_io(|inner| inner.get_mut().read(&mut one))
+                .unwrap()
+                .unwrap();
+            assert_eq!(n, 1);
+        }
+        let mut rest = [0u8; 1];
+        let n = fd
+            .async_io(Interest::READABLE, |inner| (&*inner).read(&mut rest))
+            .await
+            .unwrap();
+        assert_eq!((n, &rest), (1, b"y"));
+        let err = fd
+            .try_io(Interest::READABLE, |inner| (&*inner).read(&mut rest))
+            .unwrap_err();
+        assert_eq!(err.kind(), io::ErrorKind::WouldBlock);
+    });
+}
+
+#[test]
+fn async_fd_try_new_gives_the_value_back_on_failure() {
+    rt().block_on(async {
+        let (a, _b) = std::os::unix::net::UnixStream::pair().unwrap();
+        a.set_nonblocking(true).unwrap();
+        let fd = AsyncFd::try_new(a).unwrap();
+        let raw = std::os::fd::AsRawFd::as_raw_fd(fd.get_ref());
+        // The same descriptor cannot be registered twice.
+        let dup = Borrowed(raw);
+        let err = AsyncFd::try_new(dup).unwrap_err();
+        let (back, cause) = err.into_parts();
+        assert_eq!(back.0, raw);
+        assert_eq!(cause.kind(), io::ErrorKind::AlreadyExists);
+    });
+}
+
+/// A descriptor number without ownership.
+#[derive(Debug)]
+struct Borrowed(std::os::fd::RawFd);
+
+impl std::os::fd::AsRawFd for Borrowed {
+    fn as_raw_fd(&self) -> std::os::fd::RawFd {
+        self.0
+    }
+}
+
+#[test]
+fn unix_sockets_fail_after_the_runtime_is_dropped() {
+    let first = rt();
+    let (stream, datagram) = {
+        let _guard = first.enter();
+        (
+            UnixStream::pair().unwrap().0,
+            UnixDatagram::pair().unwrap().0,
+        )
+    };
+    drop(first);
+    rt().block_on(async {
+        assert_eq!(
+            stream.readable().await.unwrap_err().kind(),
+            io::ErrorKind::Other
+        );
+        let mut buf = [0u8; 4];
+        assert!(datagram.recv(&mut buf).await.is_err());
+    });
+}
