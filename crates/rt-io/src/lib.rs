@@ -8,6 +8,11 @@
 //! runtime, so a library can depend on it with `default-features = false`.
 //!
 //! The `net` feature (on by default) is reserved for the mio reactor and the
-//! socket types, which will live in a `net` module beside `io`.
+//! socket types, which will live in a `net` module beside `io`. The `fs`
+//! feature (on by default) adds [`fs`], file-system access through the
+//! runtime's blocking pool.
 
 pub mod io;
+
+#[cfg(feature = "fs")]
+pub mod fs;
