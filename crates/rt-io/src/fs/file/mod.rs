@@ -30,8 +30,9 @@ use std::task::{ready, Context, Poll};
 /// A small read fetches a large chunk (64 KiB) in one blocking call and later
 /// reads are served from memory. Writes are collected in memory and written
 /// in one blocking call when 64 KiB have gathered, or on
-/// [`flush`](crate::io::AsyncWriteExt::flush), a seek, a read, a sync, or
-/// when the file is dropped. A write therefore reports success once its
+/// [`flush`](crate::io::AsyncWriteExt::flush), a seek, a read or a sync.
+/// Bytes still buffered when the file is dropped are written by `drop`
+/// itself (a write in flight finishes on the pool). A write therefore reports success once its
 /// bytes are accepted; a failure to write them is reported by the next
 /// operation, so call `flush` and check its result to observe it.
 ///
@@ -332,21 +333,18 @@ impl Drop for File {
         let Some((rewind, buf)) = self.state_mut().take_pending_writes() else {
             return;
         };
-        let std = self.std.clone();
-        let write_out = move || {
-            let mut file = &*std;
-            if rewind > 0 {
-                let back = i64::try_from(rewind).unwrap_or(i64::MAX);
-                file.seek(SeekFrom::Current(-back))?;
+        // Written here rather than on the pool: the batch is small (below
+        // 64 KiB), and once `drop` returns the bytes are in the OS, so a
+        // reopen sees them, as with `std::io::BufWriter`. Nobody is left to
+        // report an error to, so it is dropped.
+        let mut file = &*self.std;
+        if rewind > 0 {
+            let back = i64::try_from(rewind).unwrap_or(i64::MAX);
+            if file.seek(SeekFrom::Current(-back)).is_err() {
+                return;
             }
-            file.write_all(&buf)
-        };
-        // Nobody is left to report an error to: the result is dropped, as
-        // with `std::io::BufWriter`.
-        match rt_core::runtime::Handle::try_current() {
-            Ok(handle) => drop(handle.spawn_blocking(write_out)),
-            Err(_) => drop(write_out()),
         }
+        let _ = file.write_all(&buf);
     }
 }
 
