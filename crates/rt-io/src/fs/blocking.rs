@@ -20,5 +20,7 @@ where
 
 /// The error reported when a blocking file operation did not finish.
 pub(crate) fn pool_failure() -> io::Error {
-    io::Error::other("the blocking file operation did not complete")
+    io::Error::other(
+        "the blocking file operation did not complete: the runtime shut down or the operation panicked",
+    )
 }

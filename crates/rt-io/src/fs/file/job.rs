@@ -98,7 +98,6 @@ impl Job {
 /// Several tasks can wait on the same job (a `&File` method waiting for a
 /// read another task started), so every waiter's waker is kept, not only
 /// the last one.
-#[derive(Clone)]
 pub(super) struct Completion {
     slot: Arc<Mutex<Slot>>,
 }
@@ -175,5 +174,99 @@ impl Completion {
             slot.waiters.push(cx.waker().clone());
         }
         Poll::Pending
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::sync::atomic::{AtomicUsize, Ordering};
+    use std::task::Wake;
+
+    fn scratch_file(name: &str, contents: &[u8]) -> (std::path::PathBuf, StdFile) {
+        let path = std::env::temp_dir().join(format!("rt-fs-unit-{name}-{}", std::process::id()));
+        std::fs::write(&path, contents).unwrap();
+        let file = std::fs::OpenOptions::new()
+            .read(true)
+            .write(true)
+            .open(&path)
+            .unwrap();
+        (path, file)
+    }
+
+    #[test]
+    fn a_job_rewinds_then_writes_then_reads() {
+        let (path, mut file) = scratch_file("job", b"0123456789");
+        // The OS cursor is at 6 but the caller has only consumed 2 bytes.
+        file.seek(SeekFrom::Start(6)).unwrap();
+        let job = Job {
+            rewind: 4,
+            buf: b"ab".to_vec(),
+            action: Action::Read(3),
+        };
+        let outcome = job.run(&file);
+        assert!(matches!(outcome.result, Ok(Done::Read)));
+        assert_eq!(outcome.buf, b"456");
+        assert_eq!(std::fs::read(&path).unwrap(), b"01ab456789");
+        let seek = Job {
+            rewind: 0,
+            buf: Vec::new(),
+            action: Action::Seek(SeekFrom::Current(0)),
+        };
+        assert!(matches!(seek.run(&file).result, Ok(Done::Seek(7))));
+        std::fs::remove_file(&path).unwrap();
+    }
+
+    #[test]
+    fn a_failed_write_skips_the_action_and_returns_an_empty_buffer() {
+        let path = std::env::temp_dir().join(format!("rt-fs-unit-ro-{}", std::process::id()));
+        std::fs::write(&path, b"x").unwrap();
+        let read_only = StdFile::open(&path).unwrap();
+        let job = Job {
+            rewind: 0,
+            buf: b"data".to_vec(),
+            action: Action::Read(10),
+        };
+        let outcome = job.run(&read_only);
+        assert!(outcome.result.is_err());
+        assert!(outcome.buf.is_empty());
+        std::fs::remove_file(&path).unwrap();
+    }
+
+    struct CountWakes(AtomicUsize);
+
+    impl Wake for CountWakes {
+        fn wake(self: Arc<Self>) {
+            self.0.fetch_add(1, Ordering::SeqCst);
+        }
+    }
+
+    #[test]
+    fn a_job_dropped_unrun_wakes_every_waiter_with_an_error() {
+        let slot = Arc::new(Mutex::new(Slot {
+            outcome: None,
+            waiters: Vec::new(),
+        }));
+        let completion = Completion { slot: slot.clone() };
+        let counters: Vec<_> = (0..2)
+            .map(|_| Arc::new(CountWakes(AtomicUsize::new(0))))
+            .collect();
+        for counter in &counters {
+            let waker = Waker::from(counter.clone());
+            let mut cx = Context::from_waker(&waker);
+            assert!(completion.poll(&mut cx).is_pending());
+            // A second poll with the same waker is not stored twice.
+            assert!(completion.poll(&mut cx).is_pending());
+        }
+        drop(Publisher { slot: Some(slot) });
+        for counter in &counters {
+            assert_eq!(counter.0.load(Ordering::SeqCst), 1);
+        }
+        let waker = Waker::from(counters[0].clone());
+        let mut cx = Context::from_waker(&waker);
+        match completion.poll(&mut cx) {
+            Poll::Ready(outcome) => assert!(outcome.result.is_err()),
+            Poll::Pending => panic!("the outcome was published"),
+        }
     }
 }
