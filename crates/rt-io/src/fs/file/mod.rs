@@ -306,13 +306,15 @@ impl AsyncWrite for File {
     }
 
     fn poll_flush(self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<io::Result<()>> {
+        let mut coop = ready!(rt_core::task::coop::poll_proceed(cx));
         let (std, state) = self.get_mut().parts();
-        state.poll_flush(cx, std, false)
+        let out = ready!(state.poll_flush(cx, std, false));
+        coop.made_progress();
+        Poll::Ready(out)
     }
 
     fn poll_shutdown(self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<io::Result<()>> {
-        let (std, state) = self.get_mut().parts();
-        state.poll_flush(cx, std, false)
+        self.poll_flush(cx)
     }
 }
 
@@ -323,8 +325,12 @@ impl AsyncSeek for File {
     }
 
     fn poll_complete(self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<io::Result<u64>> {
+        // A known position is returned at once, so this spends budget too.
+        let mut coop = ready!(rt_core::task::coop::poll_proceed(cx));
         let (std, state) = self.get_mut().parts();
-        state.poll_complete(cx, std)
+        let out = ready!(state.poll_complete(cx, std));
+        coop.made_progress();
+        Poll::Ready(out)
     }
 }
 

@@ -37,8 +37,8 @@ pub(super) struct State {
     /// Bytes of an abandoned read-ahead that the next job must seek back.
     rewind: u64,
     in_flight: Option<Completion>,
-    /// The error of a job nobody was waiting for; the next operation
-    /// reports it.
+    /// The error of the last job; the next operation to wait reports it,
+    /// even if the job was started by an operation since abandoned.
     error: Option<io::Error>,
     /// The logical position, when known: set by a seek, advanced by reads
     /// served from the buffer, forgotten on a write (which may append).
