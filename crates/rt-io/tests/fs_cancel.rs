@@ -162,3 +162,32 @@ fn reads_and_writes_abandoned_on_the_multi_thread_runtime() {
         handle.await.unwrap();
     });
 }
+
+#[test]
+fn abandoned_next_entry_calls_lose_no_entry() {
+    let dir = Scratch::new("cancel-read-dir");
+    run(async {
+        for i in 0..100 {
+            std::fs::write(dir.join(&format!("{i:03}")), b"").unwrap();
+        }
+        let mut entries = rt_io::fs::read_dir(dir.path()).await.unwrap();
+        let mut names = std::collections::BTreeSet::new();
+        let mut round = 0usize;
+        loop {
+            round += 1;
+            let next = if round % 2 == 0 {
+                match poll_once(entries.next_entry()).await {
+                    Poll::Ready(next) => next.unwrap(),
+                    Poll::Pending => continue,
+                }
+            } else {
+                entries.next_entry().await.unwrap()
+            };
+            match next {
+                Some(entry) => assert!(names.insert(entry.file_name())),
+                None => break,
+            }
+        }
+        assert_eq!(names.len(), 100);
+    });
+}
