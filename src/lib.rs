@@ -10,6 +10,7 @@
 //! | [`task`] | rt-core | `spawn`, `JoinHandle`, `JoinSet`, `LocalSet`, `yield_now`, coop budget |
 //! | `sync` | rt-sync | `Mutex`, `Semaphore`, `Notify`, `mpsc`, `oneshot`, `watch`, `broadcast` (feature `sync`) |
 //! | `net` | rt-io | `TcpListener`, `TcpStream`, `UdpSocket`, Unix sockets (feature `net`) |
+//! | `fs` | rt-io | `File`, `OpenOptions`, `read_dir` and the free functions, on the blocking pool (feature `fs`) |
 //! | [`io`] | rt-io | `AsyncRead`, `AsyncWrite`, their extension traits and utilities |
 //! | `stream` | rt-stream | `StreamExt`, `StreamMap`, `stream_fn`, wrappers (feature `stream`) |
 //! | `codec` | rt-codec | `Decoder`, `Encoder`, `Framed`, codecs (feature `codec`) |
@@ -35,6 +36,9 @@ pub use rt_io::io;
 
 #[cfg(feature = "net")]
 pub use rt_io::net;
+
+#[cfg(feature = "fs")]
+pub use rt_io::fs;
 
 #[cfg(feature = "sync")]
 pub use rt_sync as sync;

@@ -9,8 +9,11 @@
 //!
 //! With the `net` feature (on by default): [`net`] holds the socket types,
 //! and `reactor` the I/O driver a runtime builder installs with
-//! `reactor::base_driver()`.
+//! `reactor::base_driver()`. The `fs` feature (on by default) adds [`fs`],
+//! file-system access through the runtime's blocking pool.
 
+#[cfg(feature = "fs")]
+pub mod fs;
 pub mod io;
 #[cfg(feature = "net")]
 pub mod net;

@@ -1,0 +1,369 @@
+//! [`File`]: an open file whose reads, writes and seeks run on the blocking
+//! pool, batched through an internal buffer so that many small operations
+//! share one hop to the pool.
+
+mod job;
+mod state;
+
+use super::blocking::asyncify;
+use super::OpenOptions;
+use crate::io::{AsyncRead, AsyncSeek, AsyncWrite, ReadBuf};
+use state::State;
+use std::fmt;
+use std::fs::{File as StdFile, Metadata, Permissions};
+use std::future::poll_fn;
+use std::io::{self, Seek, SeekFrom, Write};
+use std::path::Path;
+use std::pin::Pin;
+use std::sync::{Arc, Mutex, MutexGuard};
+use std::task::{ready, Context, Poll};
+
+/// A reference to an open file on the file system.
+///
+/// `File` implements [`AsyncRead`], [`AsyncWrite`] and [`AsyncSeek`]; use the
+/// extension traits in [`rt_io::io`](crate::io) to call them from `async`
+/// code. The blocking system calls run on the runtime's blocking pool, so
+/// every method must be called from within a runtime.
+///
+/// # Buffering
+///
+/// A small read fetches a large chunk (64 KiB) in one blocking call and later
+/// reads are served from memory. Writes are collected in memory and written
+/// in one blocking call when 64 KiB have gathered, or on
+/// [`flush`](crate::io::AsyncWriteExt::flush), a seek, a read or a sync.
+/// Bytes still buffered when the file is dropped are written by `drop`
+/// itself (a write in flight finishes on the pool). A write therefore reports success once its
+/// bytes are accepted; a failure to write them is reported by the next
+/// operation, so call `flush` and check its result to observe it.
+///
+/// One operation runs at a time: an operation started and then abandoned
+/// (its future dropped) still completes before the next one starts, so no
+/// accepted byte is lost or written twice.
+///
+/// ```
+/// use rt_io::fs::File;
+/// use rt_io::io::{AsyncReadExt, AsyncWriteExt};
+///
+/// let rt = rt_core::runtime::Builder::new_current_thread().build().unwrap();
+/// rt.block_on(async {
+///     let path = std::env::temp_dir().join(format!("rt-fs-doc-file-{}", std::process::id()));
+///     let mut file = File::create(&path).await?;
+///     file.write_all(b"hello").await?;
+///     file.flush().await?;
+///
+///     let mut contents = String::new();
+///     File::open(&path).await?.read_to_string(&mut contents).await?;
+///     assert_eq!(contents, "hello");
+///     rt_io::fs::remove_file(&path).await
+/// })
+/// .unwrap();
+/// ```
+pub struct File {
+    std: Arc<StdFile>,
+    state: Mutex<State>,
+}
+
+impl File {
+    /// Opens a file in read-only mode.
+    ///
+    /// # Errors
+    ///
+    /// Those of [`std::fs::File::open`], e.g. `NotFound`.
+    pub async fn open(path: impl AsRef<Path>) -> io::Result<File> {
+        OpenOptions::new().read(true).open(path).await
+    }
+
+    /// Opens a file in write-only mode, creating it if needed and
+    /// truncating it if it exists.
+    ///
+    /// # Errors
+    ///
+    /// Those of [`std::fs::File::create`].
+    pub async fn create(path: impl AsRef<Path>) -> io::Result<File> {
+        OpenOptions::new()
+            .write(true)
+            .create(true)
+            .truncate(true)
+            .open(path)
+            .await
+    }
+
+    /// Creates a new file in read-write mode; fails if it already exists.
+    ///
+    /// # Errors
+    ///
+    /// `AlreadyExists` if the path exists, and the errors of opening.
+    pub async fn create_new(path: impl AsRef<Path>) -> io::Result<File> {
+        OpenOptions::new()
+            .read(true)
+            .write(true)
+            .create_new(true)
+            .open(path)
+            .await
+    }
+
+    /// Returns a new [`OpenOptions`] to open a file with chosen options.
+    pub fn options() -> OpenOptions {
+        OpenOptions::new()
+    }
+
+    /// Wraps an already open standard file.
+    pub fn from_std(std: StdFile) -> File {
+        File {
+            std: Arc::new(std),
+            state: Mutex::new(State::new()),
+        }
+    }
+
+    /// Flushes buffered writes to the OS and then the OS's buffers to the
+    /// device, data and metadata.
+    ///
+    /// # Errors
+    ///
+    /// A failed buffered write, or the error of [`std::fs::File::sync_all`].
+    pub async fn sync_all(&self) -> io::Result<()> {
+        self.settle(false).await?;
+        let std = self.std.clone();
+        asyncify(move || std.sync_all()).await
+    }
+
+    /// Like [`sync_all`](File::sync_all) but may skip metadata that is not
+    /// needed to read the data back.
+    ///
+    /// # Errors
+    ///
+    /// A failed buffered write, or the error of [`std::fs::File::sync_data`].
+    pub async fn sync_data(&self) -> io::Result<()> {
+        self.settle(false).await?;
+        let std = self.std.clone();
+        asyncify(move || std.sync_data()).await
+    }
+
+    /// Truncates or extends the file to `size` bytes, after writing out
+    /// buffered bytes. The cursor does not move.
+    ///
+    /// # Errors
+    ///
+    /// A failed buffered write, or the error of [`std::fs::File::set_len`]
+    /// (e.g. the file is not open for writing).
+    pub async fn set_len(&self, size: u64) -> io::Result<()> {
+        self.settle(true).await?;
+        let std = self.std.clone();
+        asyncify(move || std.set_len(size)).await
+    }
+
+    /// Queries metadata about the file, after buffered writes reached it.
+    ///
+    /// # Errors
+    ///
+    /// A failed buffered write, or the error of [`std::fs::File::metadata`].
+    pub async fn metadata(&self) -> io::Result<Metadata> {
+        self.settle(false).await?;
+        let std = self.std.clone();
+        asyncify(move || std.metadata()).await
+    }
+
+    /// Creates a second `File` for the same open file; both share the
+    /// cursor. Buffered writes are written out first.
+    ///
+    /// # Errors
+    ///
+    /// A failed buffered write, or the error of
+    /// [`std::fs::File::try_clone`].
+    pub async fn try_clone(&self) -> io::Result<File> {
+        self.settle(true).await?;
+        let std = self.std.clone();
+        asyncify(move || std.try_clone()).await.map(File::from_std)
+    }
+
+    /// Changes the permissions of the file.
+    ///
+    /// # Errors
+    ///
+    /// The error of [`std::fs::File::set_permissions`].
+    pub async fn set_permissions(&self, perm: Permissions) -> io::Result<()> {
+        let std = self.std.clone();
+        asyncify(move || std.set_permissions(perm)).await
+    }
+
+    /// Sets the largest number of bytes one blocking read or write moves
+    /// (2 MiB by default; at least 1).
+    pub fn set_max_buf_size(&mut self, max_buf_size: usize) {
+        self.state_mut().max_buf_size = max_buf_size.max(1);
+    }
+
+    /// Waits for operations in flight, writes out buffered bytes, moves the
+    /// OS cursor back over any read-ahead, and returns the standard file.
+    ///
+    /// A buffered write that fails here is lost; call
+    /// [`flush`](crate::io::AsyncWriteExt::flush) first to observe it.
+    pub async fn into_std(self) -> StdFile {
+        // The error is dropped by design (see above); the file is still
+        // returned.
+        let _ = self.settle(true).await;
+        let std = self.std.clone();
+        drop(self);
+        // Jobs drop their reference to the file before they report
+        // completion, and a settled file has no bytes left for `Drop` to
+        // write, so `std` is the only reference left.
+        Arc::try_unwrap(std)
+            .unwrap_or_else(|_| unreachable!("no job holds the file once it has settled"))
+    }
+
+    /// Returns the standard file at once if nothing is in flight or waiting
+    /// to be written; otherwise gives `self` back. Read-ahead is undone with
+    /// a seek.
+    ///
+    /// # Errors
+    ///
+    /// `self`, unchanged, if an operation is in flight, bytes wait to be
+    /// written, an error waits to be reported, or the seek back failed.
+    pub fn try_into_std(mut self) -> Result<StdFile, File> {
+        let state = self.state_mut();
+        if state.is_busy_or_dirty() {
+            return Err(self);
+        }
+        let back = state.read_ahead_len();
+        if back > 0 {
+            let Ok(back) = i64::try_from(back) else {
+                return Err(self);
+            };
+            if (&*self.std).seek(SeekFrom::Current(-back)).is_err() {
+                return Err(self);
+            }
+            self.state_mut().clear_read_ahead();
+        }
+        let std = self.std.clone();
+        drop(self);
+        Arc::try_unwrap(std).map_err(File::from_arc)
+    }
+
+    fn from_arc(std: Arc<StdFile>) -> File {
+        File {
+            std,
+            state: Mutex::new(State::new()),
+        }
+    }
+
+    /// Waits for the job in flight and writes out buffered bytes; with
+    /// `drop_read_ahead` the OS cursor is also brought back in step.
+    async fn settle(&self, drop_read_ahead: bool) -> io::Result<()> {
+        poll_fn(|cx| self.lock().poll_flush(cx, &self.std, drop_read_ahead)).await
+    }
+
+    fn lock(&self) -> MutexGuard<'_, State> {
+        self.state.lock().unwrap_or_else(|e| e.into_inner())
+    }
+
+    fn state_mut(&mut self) -> &mut State {
+        self.state.get_mut().unwrap_or_else(|e| e.into_inner())
+    }
+
+    fn parts(&mut self) -> (&Arc<StdFile>, &mut State) {
+        let state = self.state.get_mut().unwrap_or_else(|e| e.into_inner());
+        (&self.std, state)
+    }
+}
+
+impl From<StdFile> for File {
+    fn from(std: StdFile) -> File {
+        File::from_std(std)
+    }
+}
+
+impl fmt::Debug for File {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("File").field("std", &self.std).finish()
+    }
+}
+
+impl AsyncRead for File {
+    fn poll_read(
+        self: Pin<&mut Self>,
+        cx: &mut Context<'_>,
+        buf: &mut ReadBuf<'_>,
+    ) -> Poll<io::Result<()>> {
+        // Reads served from memory are always ready, so they spend budget.
+        let mut coop = ready!(rt_core::task::coop::poll_proceed(cx));
+        let (std, state) = self.get_mut().parts();
+        let out = ready!(state.poll_read(cx, std, buf));
+        coop.made_progress();
+        Poll::Ready(out)
+    }
+}
+
+impl AsyncWrite for File {
+    fn poll_write(
+        self: Pin<&mut Self>,
+        cx: &mut Context<'_>,
+        buf: &[u8],
+    ) -> Poll<io::Result<usize>> {
+        let mut coop = ready!(rt_core::task::coop::poll_proceed(cx));
+        let (std, state) = self.get_mut().parts();
+        let out = ready!(state.poll_write(cx, std, buf));
+        coop.made_progress();
+        Poll::Ready(out)
+    }
+
+    fn poll_flush(self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<io::Result<()>> {
+        let mut coop = ready!(rt_core::task::coop::poll_proceed(cx));
+        let (std, state) = self.get_mut().parts();
+        let out = ready!(state.poll_flush(cx, std, false));
+        coop.made_progress();
+        Poll::Ready(out)
+    }
+
+    fn poll_shutdown(self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<io::Result<()>> {
+        self.poll_flush(cx)
+    }
+}
+
+impl AsyncSeek for File {
+    fn start_seek(self: Pin<&mut Self>, position: SeekFrom) -> io::Result<()> {
+        let (std, state) = self.get_mut().parts();
+        state.start_seek(std, position)
+    }
+
+    fn poll_complete(self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<io::Result<u64>> {
+        // A known position is returned at once, so this spends budget too.
+        let mut coop = ready!(rt_core::task::coop::poll_proceed(cx));
+        let (std, state) = self.get_mut().parts();
+        let out = ready!(state.poll_complete(cx, std));
+        coop.made_progress();
+        Poll::Ready(out)
+    }
+}
+
+impl Drop for File {
+    fn drop(&mut self) {
+        let Some((rewind, buf)) = self.state_mut().take_pending_writes() else {
+            return;
+        };
+        // Written here rather than on the pool: the batch is small (below
+        // 64 KiB), and once `drop` returns the bytes are in the OS, so a
+        // reopen sees them, as with `std::io::BufWriter`. Nobody is left to
+        // report an error to, so it is dropped.
+        let mut file = &*self.std;
+        if rewind > 0 {
+            let back = i64::try_from(rewind).unwrap_or(i64::MAX);
+            if file.seek(SeekFrom::Current(-back)).is_err() {
+                return;
+            }
+        }
+        let _ = file.write_all(&buf);
+    }
+}
+
+#[cfg(unix)]
+impl std::os::unix::io::AsRawFd for File {
+    fn as_raw_fd(&self) -> std::os::unix::io::RawFd {
+        self.std.as_raw_fd()
+    }
+}
+
+#[cfg(unix)]
+impl std::os::unix::io::AsFd for File {
+    fn as_fd(&self) -> std::os::unix::io::BorrowedFd<'_> {
+        self.std.as_fd()
+    }
+}
