@@ -68,10 +68,11 @@ pub fn spawn_many_remote_busy(size: &Size) -> f64 {
                 started.fetch_add(1, Ordering::Relaxed);
                 for _ in 0..MAX_BUSY_YIELDS {
                     if stop.load(Ordering::Relaxed) {
-                        break;
+                        return false;
                     }
                     tk::task::yield_now().await;
                 }
+                true
             })
         })
         .collect();
@@ -92,13 +93,26 @@ pub fn spawn_many_remote_busy(size: &Size) -> f64 {
         });
     });
     stop.store(true, Ordering::Relaxed);
-    rt.block_on(async move {
+    let capped = rt.block_on(async move {
+        let mut capped = false;
         for task in busy {
-            task.await.expect("busy task completes");
+            capped |= task.await.expect("busy task completes");
         }
+        capped
     });
+    if capped && !CAP_REPORTED.swap(true, Ordering::Relaxed) {
+        let runtime = std::any::type_name::<tk::runtime::Runtime>();
+        let crate_name = runtime.split("::").next().unwrap_or(runtime);
+        eprint!(
+            " [{crate_name}: busy tasks hit the {MAX_BUSY_YIELDS}-yield cap; \
+             spawned tasks waited for them to give up] "
+        );
+    }
     elapsed
 }
+
+/// Whether the yield cap warning was printed already (once per runtime).
+static CAP_REPORTED: AtomicBool = AtomicBool::new(false);
 
 /// 10k tasks spawned from four threads outside the runtime at once, then
 /// joined.
