@@ -2,7 +2,7 @@
 //! busy runtime, from several threads at once, and as a chain where each
 //! task spawns the next.
 
-use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
 use std::sync::Arc;
 
 use super::build::runtime;
@@ -100,7 +100,11 @@ pub fn spawn_many_remote_busy(size: &Size) -> f64 {
         }
         capped
     });
-    if capped && !CAP_REPORTED.swap(true, Ordering::Relaxed) {
+    let flavor_bit = match size.flavor {
+        Flavor::CurrentThread => 1,
+        Flavor::MultiThread(workers) => 2 << workers.min(62),
+    };
+    if capped && CAP_REPORTED.fetch_or(flavor_bit, Ordering::Relaxed) & flavor_bit == 0 {
         let runtime = std::any::type_name::<tk::runtime::Runtime>();
         let crate_name = runtime.split("::").next().unwrap_or(runtime);
         eprint!(
@@ -111,8 +115,9 @@ pub fn spawn_many_remote_busy(size: &Size) -> f64 {
     elapsed
 }
 
-/// Whether the yield cap warning was printed already (once per runtime).
-static CAP_REPORTED: AtomicBool = AtomicBool::new(false);
+/// The flavors (one bit each) for which the yield cap warning was printed
+/// already: it is printed once per runtime and flavor.
+static CAP_REPORTED: AtomicU64 = AtomicU64::new(0);
 
 /// 10k tasks spawned from four threads outside the runtime at once, then
 /// joined.
