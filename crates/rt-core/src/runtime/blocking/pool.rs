@@ -185,6 +185,9 @@ impl Spawner {
         } else {
             shared.num_idle -= 1;
             shared.num_notify += 1;
+            // Notify after unlocking, so the woken thread does not wake
+            // straight into a held mutex.
+            drop(shared);
             self.inner.condvar.notify_one();
         }
         Ok(())

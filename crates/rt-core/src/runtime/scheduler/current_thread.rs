@@ -40,6 +40,10 @@ pub(crate) struct Handle {
 /// The run state, held by the driving thread.
 pub(crate) struct Core {
     tasks: VecDeque<Notified<Arc<Handle>>>,
+    /// Tasks that yielded: they run again only after the queue and the
+    /// injector had their turn and the driver was polled, so a task that
+    /// yields in a loop cannot starve work arriving from outside.
+    deferred: Vec<Notified<Arc<Handle>>>,
     tick: u32,
     driver: Option<Box<dyn Driver>>,
     /// A task panicked under `UnhandledPanic::ShutdownRuntime`.
@@ -58,6 +62,7 @@ impl Handle {
     pub(crate) fn new(common: Common, driver: Box<dyn Driver>) -> Arc<Handle> {
         let core = Box::new(Core {
             tasks: VecDeque::with_capacity(INITIAL_QUEUE_CAPACITY),
+            deferred: Vec::new(),
             tick: 0,
             driver: Some(driver),
             unhandled_panic: false,
@@ -144,6 +149,7 @@ impl Handle {
             // which the closed list and queues then refuse.
             me.owned.close_and_shutdown_all();
             core.tasks.clear();
+            core.deferred.clear();
             me.inject.close();
             while let Some(task) = me.inject.pop() {
                 drop(task);
@@ -181,6 +187,18 @@ impl Schedule for Arc<Handle> {
                 self.inject.push(task);
                 self.unpark();
             }
+        });
+    }
+
+    fn yield_now(&self, task: Notified<Self>) {
+        context::with_scheduler(|cx| match cx {
+            Some(super::Context::CurrentThread(cx)) if Arc::ptr_eq(&cx.handle, self) => {
+                match cx.core.borrow_mut().as_mut() {
+                    Some(core) => core.deferred.push(task),
+                    None => drop(task),
+                }
+            }
+            _ => self.schedule(task),
         });
     }
 
@@ -301,7 +319,15 @@ impl CoreGuard {
                     }
                     core.tick = core.tick.wrapping_add(1);
                     let Some(task) = core.next_task(&handle) else {
-                        core = self.park(core, &handle, None);
+                        if core.deferred.is_empty() {
+                            core = self.park(core, &handle, None);
+                        } else {
+                            // Only yielded tasks are left: poll the driver,
+                            // then run them again.
+                            core = self.park(core, &handle, Some(Duration::ZERO));
+                            let deferred = std::mem::take(&mut core.deferred);
+                            core.tasks.extend(deferred);
+                        }
                         continue 'outer;
                     };
                     let task = handle.owned.assert_owner(task);

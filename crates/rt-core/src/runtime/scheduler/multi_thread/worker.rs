@@ -36,6 +36,9 @@ pub(crate) struct Core {
     index: usize,
     tick: u32,
     local: queue::Local<Task>,
+    /// Tasks that yielded, run again once the queue ran dry or at the next
+    /// maintenance, so yield loops cannot starve the injector.
+    deferred: Vec<Task>,
     lifo_enabled: bool,
     is_searching: bool,
     is_shutdown: bool,
@@ -113,6 +116,7 @@ impl Core {
             index,
             tick: 0,
             local,
+            deferred: Vec::new(),
             lifo_enabled: true,
             is_searching: false,
             is_shutdown: false,
@@ -123,7 +127,21 @@ impl Core {
     }
 
     fn has_local_work(&self, handle: &Handle) -> bool {
-        !self.local.is_empty() || !handle.shared.remotes[self.index].lifo.is_empty()
+        !self.local.is_empty()
+            || !self.deferred.is_empty()
+            || !handle.shared.remotes[self.index].lifo.is_empty()
+    }
+
+    /// Moves yielded tasks back into the run queue (where others can steal
+    /// them). Returns whether there were any.
+    fn requeue_deferred(&mut self, handle: &Handle) -> bool {
+        if self.deferred.is_empty() {
+            return false;
+        }
+        for task in std::mem::take(&mut self.deferred) {
+            self.local.push_back(task, &handle.shared.injector);
+        }
+        true
     }
 
     fn next_task(&mut self, handle: &Handle) -> Option<Task> {
@@ -307,10 +325,17 @@ impl Context {
             core.tick = core.tick.wrapping_add(1);
             if core.tick % config.event_interval == 0 {
                 core = self.maintenance(core);
-                continue;
+                if core.is_shutdown {
+                    break;
+                }
             }
             if let Some(task) = core.next_task(handle) {
                 core = self.run_task(task, core)?;
+                continue;
+            }
+            if core.requeue_deferred(handle) {
+                // Only yielded tasks were left: poll the driver first.
+                core = self.park_with(core, Some(std::time::Duration::ZERO));
                 continue;
             }
             if let Some(task) = core.steal_work(handle) {
@@ -358,6 +383,9 @@ impl Context {
     /// Polls the driver without blocking and notices shutdown.
     fn maintenance(&self, core: Box<Core>) -> Box<Core> {
         let mut core = self.park_with(core, Some(std::time::Duration::ZERO));
+        if core.requeue_deferred(&self.handle) {
+            self.handle.notify_parked();
+        }
         if self.handle.shared.closed.load(Ordering::Acquire) {
             core.is_shutdown = true;
         }
@@ -456,8 +484,12 @@ fn schedule_local(handle: &Handle, core: &mut Core, task: Task, is_yield: bool) 
         drop(task);
         return;
     }
+    if is_yield {
+        core.deferred.push(task);
+        return;
+    }
     let injector = &handle.shared.injector;
-    if is_yield || !core.lifo_enabled {
+    if !core.lifo_enabled {
         core.local.push_back(task, injector);
     } else if let Some(prev) = handle.shared.remotes[core.index].lifo.put(task) {
         core.local.push_back(prev, injector);
@@ -481,6 +513,7 @@ fn shutdown_core(handle: &Handle, core: Core) {
         return;
     }
     for mut core in cores.drain(..) {
+        core.deferred.clear();
         while let Some(task) = core.local.pop() {
             drop(task);
         }

@@ -1,0 +1,60 @@
+//! Side-by-side benchmarks of the runtime core, rt against tokio: spawning
+//! from inside and outside the runtime, wake-ups between tasks, yielding,
+//! the blocking pool, and the memory an idle task costs.
+//!
+//! Every workload is written once, in `workloads/`, against a crate alias
+//! `tk`; `on_rt.rs` compiles those files with `tk` = rt and `on_tokio.rs`
+//! with `tk` = tokio, so both runtimes run literally the same code. Run it
+//! with `cargo xtask bench [--filter NAME] [--samples N]`, or
+//! `cargo bench -p examples --bench runtime -- --help`.
+
+// Compiling each workload file twice, once per runtime, is the point of
+// `on_rt` and `on_tokio`.
+#![allow(clippy::duplicate_mod)]
+
+use std::process::ExitCode;
+
+use examples::bench::alloc::CountingAlloc;
+use examples::bench::{self, Flavor, Unit, Workload};
+
+mod on_rt;
+mod on_tokio;
+
+/// Counts heap bytes for `idle_task_bytes`; a plain system allocator at all
+/// other times.
+#[global_allocator]
+static ALLOC: CountingAlloc = CountingAlloc;
+
+/// One table entry from a function that exists under the same path in both
+/// `on_rt` and `on_tokio`.
+macro_rules! workload {
+    ($module:ident :: $name:ident, $unit:expr, $flavors:expr) => {
+        Workload {
+            name: stringify!($name),
+            unit: $unit,
+            flavors: $flavors,
+            run_rt: on_rt::$module::$name,
+            run_tokio: on_tokio::$module::$name,
+        }
+    };
+}
+
+/// Memory is measured on one flavor of each scheduler.
+const MEMORY_FLAVORS: &[Flavor] = &[Flavor::CurrentThread, Flavor::MultiThread(2)];
+
+/// The suite, in report order.
+const WORKLOADS: &[Workload] = &[
+    workload!(spawn::spawn_many_local, Unit::Nanos, Flavor::ALL),
+    workload!(spawn::spawn_many_remote_idle, Unit::Nanos, Flavor::ALL),
+    workload!(spawn::spawn_many_remote_busy, Unit::Nanos, Flavor::ALL),
+    workload!(spawn::remote_spawn_threads, Unit::Nanos, Flavor::ALL),
+    workload!(spawn::chained_spawn, Unit::Nanos, Flavor::ALL),
+    workload!(wakeup::ping_pong, Unit::Nanos, Flavor::ALL),
+    workload!(wakeup::yield_many, Unit::Nanos, Flavor::ALL),
+    workload!(blocking::spawn_blocking_batches, Unit::Nanos, Flavor::ALL),
+    workload!(memory::idle_task_bytes, Unit::BytesPerTask, MEMORY_FLAVORS),
+];
+
+fn main() -> ExitCode {
+    bench::main("runtime", WORKLOADS)
+}

@@ -1,0 +1,14 @@
+//! The workloads compiled against rt.
+
+use rt as tk;
+
+#[path = "workloads/blocking.rs"]
+pub mod blocking;
+#[path = "workloads/build.rs"]
+mod build;
+#[path = "workloads/memory.rs"]
+pub mod memory;
+#[path = "workloads/spawn.rs"]
+pub mod spawn;
+#[path = "workloads/wakeup.rs"]
+pub mod wakeup;

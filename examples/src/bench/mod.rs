@@ -1,0 +1,30 @@
+//! The side-by-side benchmark harness.
+//!
+//! A benchmark binary lists its [`Workload`]s, each with one function per
+//! runtime, and hands the table to [`main`]. The harness parses the command
+//! line ([`Options`]), runs every selected workload on every flavor it
+//! declares, alternating rt and tokio sample by sample so that both see the
+//! same machine state, and reports each runtime's median and the ratio
+//! rt/tokio: on the terminal, as `report.md` and as an SVG bar chart.
+//!
+//! Nothing here depends on a particular runtime: the runtime-specific code
+//! lives in the benchmark binaries, which may use tokio as a
+//! dev-dependency. [`mailbox`] is a runtime-agnostic channel so that both
+//! runtimes are measured with the very same synchronization code, and
+//! [`alloc`] counts heap bytes for the memory workloads.
+
+pub mod alloc;
+pub mod mailbox;
+mod options;
+mod report;
+mod runner;
+mod stats;
+mod svg;
+mod workload;
+
+pub use options::{Options, OptionsError, Side};
+pub use report::{console_table, markdown_report};
+pub use runner::{main, run, CaseResult};
+pub use stats::{geometric_mean, median};
+pub use svg::ratio_chart;
+pub use workload::{timed, Flavor, Size, Unit, Workload};

@@ -1,0 +1,221 @@
+//! The benchmark command line.
+//!
+//! ```text
+//! runtime [--smoke] [--filter NAME] [--samples N] [--out DIR]
+//! ```
+//!
+//! `cargo bench` appends `--bench` to the arguments of a benchmark without
+//! the libtest harness; it is accepted and ignored.
+
+use std::fmt;
+use std::path::PathBuf;
+
+/// Samples per runtime and case when `--samples` is not given: enough for a
+/// stable median while the whole runtime suite stays under three minutes on
+/// two cores.
+pub const DEFAULT_SAMPLES: usize = 40;
+
+/// Most samples accepted, so that a typo cannot start an endless run.
+const MAX_SAMPLES: usize = 10_000;
+
+/// What the command line asked for.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Options {
+    /// One tiny run of every selected case, no timing claims, no report.
+    pub smoke: bool,
+    /// Only workloads whose name, or `name/flavor`, contains this text.
+    pub filter: Option<String>,
+    /// Samples per runtime and case.
+    pub samples: usize,
+    /// Where `report.md` and `ratios.svg` are written.
+    pub out_dir: PathBuf,
+    /// Run only this runtime (`--runtime rt` or `--runtime tokio`), for
+    /// profiling one side; no ratios are reported then.
+    pub only: Option<Side>,
+    /// `--help` was given: print the usage and do nothing else.
+    pub help: bool,
+}
+
+/// One of the two runtimes under comparison.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Side {
+    /// rt.
+    Rt,
+    /// tokio.
+    Tokio,
+}
+
+/// The usage text printed for `--help` and after a command-line error.
+pub const USAGE: &str = "\
+usage: runtime [--smoke] [--filter NAME] [--samples N] [--out DIR] [--runtime rt|tokio]
+  --smoke          run every workload once at a tiny size; no timings, no report
+  --filter NAME    only workloads whose name (or name/flavor) contains NAME
+  --samples N      samples per runtime and case (default 40, 1..=10000)
+  --out DIR        directory for report.md and ratios.svg (default target/bench)
+  --runtime R      run only rt or only tokio (for profiling); no ratios";
+
+/// A command line the harness cannot run.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum OptionsError {
+    /// An option that takes a value was last on the line.
+    MissingValue(&'static str),
+    /// `--samples` was not a whole number in range.
+    BadSamples(String),
+    /// `--runtime` named neither `rt` nor `tokio`.
+    BadRuntime(String),
+    /// An argument the harness does not know.
+    Unknown(String),
+}
+
+impl fmt::Display for OptionsError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            OptionsError::MissingValue(flag) => write!(f, "{flag} needs a value"),
+            OptionsError::BadSamples(v) => write!(
+                f,
+                "--samples takes a whole number from 1 to {MAX_SAMPLES}, not {v:?}"
+            ),
+            OptionsError::BadRuntime(v) => {
+                write!(f, "--runtime takes `rt` or `tokio`, not {v:?}")
+            }
+            OptionsError::Unknown(arg) => write!(f, "unknown argument {arg:?}"),
+        }
+    }
+}
+
+impl std::error::Error for OptionsError {}
+
+impl Options {
+    /// Parses the arguments after the program name. `default_out` is used
+    /// when `--out` is not given.
+    pub fn parse<I>(args: I, default_out: PathBuf) -> Result<Options, OptionsError>
+    where
+        I: IntoIterator<Item = String>,
+    {
+        let mut options = Options {
+            smoke: false,
+            filter: None,
+            samples: DEFAULT_SAMPLES,
+            out_dir: default_out,
+            only: None,
+            help: false,
+        };
+        let mut args = args.into_iter();
+        while let Some(arg) = args.next() {
+            match arg.as_str() {
+                "--smoke" => options.smoke = true,
+                "--bench" => {}
+                "-h" | "--help" => options.help = true,
+                "--filter" => {
+                    let value = args.next().ok_or(OptionsError::MissingValue("--filter"))?;
+                    options.filter = Some(value);
+                }
+                "--samples" => {
+                    let value = args.next().ok_or(OptionsError::MissingValue("--samples"))?;
+                    options.samples = match value.parse::<usize>() {
+                        Ok(n) if (1..=MAX_SAMPLES).contains(&n) => n,
+                        _ => return Err(OptionsError::BadSamples(value)),
+                    };
+                }
+                "--out" => {
+                    let value = args.next().ok_or(OptionsError::MissingValue("--out"))?;
+                    options.out_dir = PathBuf::from(value);
+                }
+                "--runtime" => {
+                    let value = args.next().ok_or(OptionsError::MissingValue("--runtime"))?;
+                    options.only = Some(match value.as_str() {
+                        "rt" => Side::Rt,
+                        "tokio" => Side::Tokio,
+                        _ => return Err(OptionsError::BadRuntime(value)),
+                    });
+                }
+                _ => return Err(OptionsError::Unknown(arg)),
+            }
+        }
+        Ok(options)
+    }
+
+    /// Whether the case `name` on `flavor` passes `--filter`.
+    pub fn selects(&self, name: &str, flavor: impl fmt::Display) -> bool {
+        match &self.filter {
+            None => true,
+            Some(filter) => format!("{name}/{flavor}").contains(filter.as_str()),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn parse(args: &[&str]) -> Result<Options, OptionsError> {
+        Options::parse(args.iter().map(|a| a.to_string()), PathBuf::from("out"))
+    }
+
+    #[test]
+    fn defaults() {
+        let o = parse(&[]).unwrap();
+        assert!(!o.smoke && !o.help);
+        assert_eq!(o.filter, None);
+        assert_eq!(o.samples, DEFAULT_SAMPLES);
+        assert_eq!(o.out_dir, PathBuf::from("out"));
+    }
+
+    #[test]
+    fn every_option_and_cargos_bench_flag() {
+        let o = parse(&[
+            "--bench",
+            "--smoke",
+            "--filter",
+            "ping",
+            "--samples",
+            "3",
+            "--out",
+            "/tmp/x",
+        ])
+        .unwrap();
+        assert!(o.smoke);
+        assert_eq!(o.filter.as_deref(), Some("ping"));
+        assert_eq!(o.samples, 3);
+        assert_eq!(o.out_dir, PathBuf::from("/tmp/x"));
+        assert_eq!(o.only, None);
+        assert_eq!(parse(&["--runtime", "rt"]).unwrap().only, Some(Side::Rt));
+        assert_eq!(
+            parse(&["--runtime", "tokio"]).unwrap().only,
+            Some(Side::Tokio)
+        );
+    }
+
+    #[test]
+    fn bad_command_lines_are_errors_with_a_message() {
+        assert_eq!(
+            parse(&["--filter"]),
+            Err(OptionsError::MissingValue("--filter"))
+        );
+        let err = parse(&["--samples", "0"]).unwrap_err();
+        assert_eq!(
+            err.to_string(),
+            "--samples takes a whole number from 1 to 10000, not \"0\""
+        );
+        assert!(parse(&["--samples", "many"]).is_err());
+        assert!(parse(&["--samples", "10001"]).is_err());
+        assert_eq!(
+            parse(&["--runtime", "smol"]).unwrap_err().to_string(),
+            "--runtime takes `rt` or `tokio`, not \"smol\""
+        );
+        assert_eq!(
+            parse(&["--fast"]).unwrap_err().to_string(),
+            "unknown argument \"--fast\""
+        );
+    }
+
+    #[test]
+    fn filter_matches_name_or_name_and_flavor() {
+        let o = parse(&["--filter", "spawn_many"]).unwrap();
+        assert!(o.selects("spawn_many_local", "current"));
+        assert!(!o.selects("ping_pong", "current"));
+        let o = parse(&["--filter", "ping_pong/multi-2"]).unwrap();
+        assert!(o.selects("ping_pong", "multi-2"));
+        assert!(!o.selects("ping_pong", "multi-4"));
+    }
+}

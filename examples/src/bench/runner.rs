@@ -1,0 +1,301 @@
+//! Runs the selected cases, alternating runtimes, and turns the command
+//! line into reports.
+//!
+//! A case is one workload on one flavor. Before sampling, each runtime runs
+//! the case once unrecorded (page faults, thread stacks and lazily built
+//! structures would otherwise land in the first sample). Then the samples
+//! alternate rt and tokio, and which runtime goes first flips every round,
+//! so that neither always runs on a machine its rival just warmed or
+//! heated.
+
+use std::fs;
+use std::io::{self, Write};
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+
+use super::options::{Options, Side, USAGE};
+use super::report::{console_table, markdown_report};
+use super::stats::median;
+use super::svg::ratio_chart;
+use super::workload::{Flavor, Size, Unit, Workload};
+
+/// Samples per runtime for byte counts: they barely vary, so a few suffice.
+const MEMORY_SAMPLES: usize = 3;
+
+/// The samples both runtimes produced for one workload on one flavor.
+#[derive(Clone, Debug, PartialEq)]
+pub struct CaseResult {
+    /// The workload's name.
+    pub workload: &'static str,
+    /// The flavor it ran on.
+    pub flavor: Flavor,
+    /// What the samples measure.
+    pub unit: Unit,
+    /// rt's samples, in run order.
+    pub rt: Vec<f64>,
+    /// tokio's samples, in run order.
+    pub tokio: Vec<f64>,
+}
+
+impl CaseResult {
+    /// The median of rt's samples.
+    pub fn rt_median(&self) -> Option<f64> {
+        median(&self.rt)
+    }
+
+    /// The median of tokio's samples.
+    pub fn tokio_median(&self) -> Option<f64> {
+        median(&self.tokio)
+    }
+
+    /// rt's median over tokio's: below 1 means rt is faster (or smaller).
+    /// `None` when either median is missing or tokio's is zero.
+    pub fn ratio(&self) -> Option<f64> {
+        let (rt, tokio) = (self.rt_median()?, self.tokio_median()?);
+        (tokio > 0.0).then(|| rt / tokio)
+    }
+}
+
+/// Runs every case of `workloads` that `options` selects and returns their
+/// samples. Progress goes to `progress`, one line per case.
+pub fn run(
+    workloads: &[Workload],
+    options: &Options,
+    progress: &mut dyn Write,
+) -> io::Result<Vec<CaseResult>> {
+    let cases: Vec<(&Workload, Flavor)> = workloads
+        .iter()
+        .flat_map(|w| w.flavors.iter().map(move |f| (w, *f)))
+        .filter(|(w, f)| options.selects(w.name, f))
+        .collect();
+    let mut results = Vec::with_capacity(cases.len());
+    for (index, (workload, flavor)) in cases.iter().enumerate() {
+        let label = format!("{}/{}", workload.name, flavor);
+        write!(progress, "[{:>2}/{}] {label:<32} ", index + 1, cases.len())?;
+        progress.flush()?;
+        let result = run_case(workload, *flavor, options, progress)?;
+        match (result.rt_median(), result.tokio_median(), result.ratio()) {
+            _ if options.smoke => writeln!(progress, " ok")?,
+            (Some(rt), Some(tokio), Some(ratio)) => writeln!(
+                progress,
+                " rt {}  tokio {}  rt/tokio {ratio:.2}",
+                workload.unit.format(rt),
+                workload.unit.format(tokio),
+            )?,
+            (rt, tokio, _) => {
+                for (side, median) in [("rt", rt), ("tokio", tokio)] {
+                    if let Some(median) = median {
+                        write!(progress, " {side} {}", workload.unit.format(median))?;
+                    }
+                }
+                writeln!(progress)?
+            }
+        }
+        results.push(result);
+    }
+    Ok(results)
+}
+
+fn run_case(
+    workload: &Workload,
+    flavor: Flavor,
+    options: &Options,
+    progress: &mut dyn Write,
+) -> io::Result<CaseResult> {
+    let size = Size {
+        flavor,
+        smoke: options.smoke,
+    };
+    let samples = match (options.smoke, workload.unit) {
+        (true, _) => 1,
+        (false, Unit::BytesPerTask) => options.samples.min(MEMORY_SAMPLES),
+        (false, Unit::Nanos) => options.samples,
+    };
+    let run_rt = options.only != Some(Side::Tokio);
+    let run_tokio = options.only != Some(Side::Rt);
+    if !options.smoke {
+        if run_rt {
+            (workload.run_rt)(&size);
+        }
+        if run_tokio {
+            (workload.run_tokio)(&size);
+        }
+    }
+    let mut result = CaseResult {
+        workload: workload.name,
+        flavor,
+        unit: workload.unit,
+        rt: Vec::with_capacity(samples),
+        tokio: Vec::with_capacity(samples),
+    };
+    for round in 0..samples {
+        let rt_first = round % 2 == 0;
+        if run_rt && rt_first {
+            result.rt.push((workload.run_rt)(&size));
+        }
+        if run_tokio {
+            result.tokio.push((workload.run_tokio)(&size));
+        }
+        if run_rt && !rt_first {
+            result.rt.push((workload.run_rt)(&size));
+        }
+        write!(progress, ".")?;
+        progress.flush()?;
+    }
+    Ok(result)
+}
+
+/// The whole benchmark program: parses the command line, runs the cases,
+/// prints the table and writes `report.md` and `ratios.svg` (not in smoke
+/// mode). A benchmark binary's `main` only calls this with its table.
+pub fn main(title: &str, workloads: &[Workload]) -> ExitCode {
+    let default_out = Path::new(env!("CARGO_MANIFEST_DIR")).join("../target/bench");
+    let options = match Options::parse(std::env::args().skip(1), default_out) {
+        Ok(options) => options,
+        Err(err) => {
+            eprintln!("error: {err}\n{USAGE}");
+            return ExitCode::from(2);
+        }
+    };
+    if options.help {
+        println!("{USAGE}");
+        return ExitCode::SUCCESS;
+    }
+    match run_and_report(title, workloads, &options) {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(err) => {
+            eprintln!("error: {err}");
+            ExitCode::FAILURE
+        }
+    }
+}
+
+fn run_and_report(title: &str, workloads: &[Workload], options: &Options) -> io::Result<()> {
+    let results = run(workloads, options, &mut io::stderr())?;
+    if results.is_empty() {
+        let filter = options.filter.as_deref().unwrap_or_default();
+        return Err(io::Error::new(
+            io::ErrorKind::InvalidInput,
+            format!("no workload matches --filter {filter:?}"),
+        ));
+    }
+    if options.smoke {
+        println!("{title}: smoke run of {} cases passed", results.len());
+        return Ok(());
+    }
+    print!("{}", console_table(&results));
+    let paths = write_reports(title, &results, options)?;
+    for path in paths {
+        println!("wrote {}", path.display());
+    }
+    Ok(())
+}
+
+fn write_reports(
+    title: &str,
+    results: &[CaseResult],
+    options: &Options,
+) -> io::Result<[PathBuf; 2]> {
+    fs::create_dir_all(&options.out_dir)?;
+    let report = options.out_dir.join("report.md");
+    let chart = options.out_dir.join("ratios.svg");
+    fs::write(&report, markdown_report(title, results, options.samples))?;
+    fs::write(&chart, ratio_chart(title, results))?;
+    Ok([report, chart])
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::sync::atomic::{AtomicUsize, Ordering};
+
+    static RT_RUNS: AtomicUsize = AtomicUsize::new(0);
+    static TOKIO_RUNS: AtomicUsize = AtomicUsize::new(0);
+
+    fn fake_rt(size: &Size) -> f64 {
+        RT_RUNS.fetch_add(1, Ordering::Relaxed);
+        size.count(200) as f64
+    }
+
+    fn fake_tokio(size: &Size) -> f64 {
+        TOKIO_RUNS.fetch_add(1, Ordering::Relaxed);
+        size.count(100) as f64
+    }
+
+    const FAKE: Workload = Workload {
+        name: "fake",
+        unit: Unit::Nanos,
+        flavors: &[Flavor::CurrentThread, Flavor::MultiThread(2)],
+        run_rt: fake_rt,
+        run_tokio: fake_tokio,
+    };
+
+    fn options(args: &[&str]) -> Options {
+        Options::parse(args.iter().map(|a| a.to_string()), PathBuf::from("unused")).unwrap()
+    }
+
+    #[test]
+    fn runs_each_selected_case_with_warm_up_and_samples() {
+        let before = (
+            RT_RUNS.load(Ordering::Relaxed),
+            TOKIO_RUNS.load(Ordering::Relaxed),
+        );
+        let mut progress = Vec::new();
+        let results = run(
+            &[FAKE],
+            &options(&["--samples", "4", "--filter", "fake/multi"]),
+            &mut progress,
+        )
+        .unwrap();
+        assert_eq!(results.len(), 1);
+        assert_eq!(results[0].flavor, Flavor::MultiThread(2));
+        assert_eq!(results[0].rt, vec![200.0; 4]);
+        assert_eq!(results[0].ratio(), Some(2.0));
+        // One warm-up run each plus four samples each.
+        assert!(RT_RUNS.load(Ordering::Relaxed) - before.0 >= 5);
+        assert!(TOKIO_RUNS.load(Ordering::Relaxed) - before.1 >= 5);
+        let progress = String::from_utf8(progress).unwrap();
+        assert!(progress.contains("[ 1/1] fake/multi-2"), "{progress}");
+        assert!(progress.contains("rt/tokio 2.00"), "{progress}");
+    }
+
+    #[test]
+    fn one_side_only_has_no_ratio() {
+        let results = run(
+            &[FAKE],
+            &options(&["--samples", "2", "--runtime", "rt"]),
+            &mut Vec::new(),
+        )
+        .unwrap();
+        assert_eq!(results.len(), 2);
+        assert_eq!(results[0].rt.len(), 2);
+        assert!(results[0].tokio.is_empty());
+        assert_eq!(results[0].ratio(), None);
+    }
+
+    #[test]
+    fn smoke_runs_every_case_once_at_tiny_size() {
+        let results = run(&[FAKE], &options(&["--smoke"]), &mut Vec::new()).unwrap();
+        assert_eq!(results.len(), 2);
+        for r in &results {
+            assert_eq!(r.rt, vec![2.0]);
+            assert_eq!(r.tokio, vec![1.0]);
+        }
+    }
+
+    #[test]
+    fn ratio_needs_both_medians_and_a_nonzero_tokio() {
+        let mut r = CaseResult {
+            workload: "x",
+            flavor: Flavor::CurrentThread,
+            unit: Unit::Nanos,
+            rt: vec![3.0],
+            tokio: vec![],
+        };
+        assert_eq!(r.ratio(), None);
+        r.tokio = vec![0.0];
+        assert_eq!(r.ratio(), None);
+        r.tokio = vec![6.0];
+        assert_eq!(r.ratio(), Some(0.5));
+    }
+}

@@ -1,0 +1,21 @@
+//! `cargo xtask bench [ARGS]`: the side-by-side rt/tokio benchmark, in
+//! release, with the table on the terminal and `report.md` plus
+//! `ratios.svg` under `target/bench/`.
+
+use crate::cargo::{cargo, workspace_root};
+
+/// The benchmark target that holds the rt/tokio suite.
+const SUITE: &str = "runtime";
+
+/// Runs the suite. `args` go to the harness unchanged (`--filter NAME`,
+/// `--samples N`, `--runtime rt|tokio`, `--smoke`, `--help`); an `--out`
+/// among them overrides the default report directory.
+pub fn bench(args: &[String]) -> Result<(), String> {
+    let out = workspace_root().join("target").join("bench");
+    let out = out.to_str().ok_or("non-UTF-8 target path")?;
+    let mut cargo_args = vec![
+        "bench", "-p", "examples", "--bench", SUITE, "--", "--out", out,
+    ];
+    cargo_args.extend(args.iter().map(String::as_str));
+    cargo(&cargo_args, &[])
+}
