@@ -16,7 +16,7 @@ mod fake {
         }
         impl Runtime {
             pub fn block_on<F: std::future::Future>(&self, _: F) -> F::Output {
-                unimplemented!()
+                panic!("this fixture is only compiled, never run")
             }
         }
     }
