@@ -208,8 +208,16 @@ fn a_timer_registered_from_another_thread_wakes_the_parked_driver() {
     assert!(start.elapsed() < std::time::Duration::from_secs(30));
 }
 
+/// A waker that does nothing.
+struct NoWake;
+
+impl Wake for NoWake {
+    fn wake(self: Arc<Self>) {}
+}
+
 fn futures_poll<F: Future>(future: std::pin::Pin<&mut F>) -> Poll<F::Output> {
-    let mut cx = Context::from_waker(Waker::noop());
+    let waker = Waker::from(Arc::new(NoWake));
+    let mut cx = Context::from_waker(&waker);
     future.poll(&mut cx)
 }
 
