@@ -227,3 +227,20 @@ fn panic_message(err: &Box<dyn std::any::Any + Send>) -> String {
         .or_else(|| err.downcast_ref::<&str>().map(|s| s.to_string()))
         .unwrap_or_default()
 }
+
+#[test]
+fn a_sleep_polled_after_its_runtime_shut_down_panics_clearly() {
+    let rt = support::rt();
+    let mut sleep = rt.block_on(async {
+        let mut sleep = Box::pin(sleep(Duration::from_secs(3600)));
+        assert!(futures_poll(sleep.as_mut()).is_pending());
+        sleep
+    });
+    drop(rt);
+    let err = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+        let _ = futures_poll(sleep.as_mut());
+    }))
+    .unwrap_err();
+    assert!(panic_message(&err).contains("being shut down"));
+    drop(sleep);
+}
