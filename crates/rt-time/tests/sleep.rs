@@ -231,11 +231,11 @@ fn panic_message(err: &Box<dyn std::any::Any + Send>) -> String {
 #[test]
 fn a_sleep_polled_after_its_runtime_shut_down_panics_clearly() {
     let rt = support::rt();
-    let mut sleep = rt.block_on(async {
-        let mut sleep = Box::pin(sleep(Duration::from_secs(3600)));
-        assert!(futures_poll(sleep.as_mut()).is_pending());
-        sleep
-    });
+    let mut sleep = {
+        let _guard = rt.enter();
+        Box::pin(sleep(Duration::from_secs(3600)))
+    };
+    assert!(futures_poll(sleep.as_mut()).is_pending());
     drop(rt);
     let err = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
         let _ = futures_poll(sleep.as_mut());
