@@ -10,7 +10,9 @@
 use crate::driver::Handle;
 use rt_core::loom::sync::Mutex;
 use std::sync::atomic::{AtomicBool, Ordering};
+#[cfg(feature = "test-util")]
 use std::task::Poll;
+#[cfg(feature = "test-util")]
 use std::time::Duration;
 
 /// Set once any clock in the process has been paused. Until then every
@@ -61,6 +63,7 @@ impl Clock {
         self.lock().unfrozen.is_none()
     }
 
+    #[cfg(feature = "test-util")]
     fn pause(&self) -> Result<(), &'static str> {
         let mut state = self.lock();
         let Some(unfrozen) = state.unfrozen else {
@@ -72,6 +75,7 @@ impl Clock {
         Ok(())
     }
 
+    #[cfg(feature = "test-util")]
     fn resume(&self) -> Result<(), &'static str> {
         let mut state = self.lock();
         if state.unfrozen.is_some() {
@@ -81,6 +85,7 @@ impl Clock {
         Ok(())
     }
 
+    #[cfg(feature = "test-util")]
     fn advance(&self, duration: Duration) -> Result<(), &'static str> {
         let mut state = self.lock();
         if state.unfrozen.is_some() {
@@ -114,6 +119,7 @@ pub(crate) fn now() -> std::time::Instant {
     }
 }
 
+#[cfg(feature = "test-util")]
 #[track_caller]
 fn current_clock_handle(what: &str) -> std::sync::Arc<Handle> {
     match Handle::try_current() {
@@ -122,6 +128,7 @@ fn current_clock_handle(what: &str) -> std::sync::Arc<Handle> {
     }
 }
 
+#[cfg(feature = "test-util")]
 /// Pauses the current runtime's clock.
 ///
 /// While paused, time moves only through [`advance`], or by itself when the
@@ -153,6 +160,7 @@ pub fn pause() {
     }
 }
 
+#[cfg(feature = "test-util")]
 /// Resumes a paused clock: from now on it runs at real speed again, from
 /// the reading it had.
 ///
@@ -167,6 +175,7 @@ pub fn resume() {
     }
 }
 
+#[cfg(feature = "test-util")]
 /// Moves a paused clock forward by `duration`, fires the timers that are
 /// then due, and yields once so that the tasks they woke can run.
 ///

@@ -21,14 +21,14 @@ const MISSED_TICK_SLACK: Duration = Duration::from_millis(5);
 ///
 /// ```
 /// # let rt = rt_core::runtime::Builder::new_current_thread()
-/// #     .driver_layer(rt_time::driver_layer(true)).build().unwrap();
+/// #     .driver_layer(rt_time::driver_layer(false)).build().unwrap();
 /// # rt.block_on(async {
 /// use std::time::Duration;
 ///
-/// let mut interval = rt_time::interval(Duration::from_secs(3600));
-/// let first = interval.tick().await;
-/// let second = interval.tick().await; // an hour later, by the paused clock
-/// assert_eq!(second - first, Duration::from_secs(3600));
+/// let mut interval = rt_time::interval(Duration::from_millis(10));
+/// let first = interval.tick().await; // at once
+/// let second = interval.tick().await; // 10 ms later
+/// assert_eq!(second - first, Duration::from_millis(10));
 /// # });
 /// ```
 #[track_caller]

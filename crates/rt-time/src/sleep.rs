@@ -101,7 +101,7 @@ impl Sleep {
     ///
     /// ```
     /// # let rt = rt_core::runtime::Builder::new_current_thread()
-    /// #     .driver_layer(rt_time::driver_layer(true)).build().unwrap();
+    /// #     .driver_layer(rt_time::driver_layer(false)).build().unwrap();
     /// # rt.block_on(async {
     /// use std::time::Duration;
     /// use rt_time::{sleep, Instant};

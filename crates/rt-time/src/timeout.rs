@@ -24,13 +24,13 @@ use std::time::Duration;
 ///
 /// ```
 /// # let rt = rt_core::runtime::Builder::new_current_thread()
-/// #     .driver_layer(rt_time::driver_layer(true)).build().unwrap();
+/// #     .driver_layer(rt_time::driver_layer(false)).build().unwrap();
 /// # rt.block_on(async {
 /// use std::time::Duration;
 ///
 /// let fast = rt_time::timeout(Duration::from_secs(1), async { 7 }).await;
 /// assert_eq!(fast, Ok(7));
-/// let slow = rt_time::timeout(Duration::from_secs(1), std::future::pending::<()>()).await;
+/// let slow = rt_time::timeout(Duration::from_millis(5), std::future::pending::<()>()).await;
 /// assert!(slow.is_err());
 /// # });
 /// ```

@@ -1,6 +1,8 @@
 //! `Interval`: the schedule, each `MissedTickBehavior` under a stalled
 //! task, and the reset methods. All on a paused clock, so times are exact.
 
+#![cfg(feature = "test-util")]
+
 mod support;
 
 use rt_time::{advance, interval, interval_at, Duration, Instant, MissedTickBehavior};

@@ -3,6 +3,8 @@
 //! 100 000 to keep the run short; `cargo test --release` runs the full
 //! million.
 
+#![cfg(feature = "test-util")]
+
 mod support;
 
 use rt_time::{sleep_until, Duration, Instant, Sleep};

@@ -1,6 +1,8 @@
 //! The paused clock: `pause`, `resume`, `advance`, auto-advance, and
 //! `Instant::now` following the runtime's clock.
 
+#![cfg(feature = "test-util")]
+
 mod support;
 
 use rt_time::{advance, pause, resume, sleep, Duration, Instant};

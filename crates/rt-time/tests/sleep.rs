@@ -1,5 +1,7 @@
 //! `sleep` / `sleep_until` / `Sleep` behaviour on a real and a paused clock.
 
+#![cfg(feature = "test-util")]
+
 mod support;
 
 use rt_time::{sleep, sleep_until, Duration, Instant};

@@ -1,6 +1,8 @@
 //! `timeout` / `timeout_at`: results, poll order, the coop budget, and
 //! timeouts racing the completion of their future.
 
+#![cfg(feature = "test-util")]
+
 mod support;
 
 use rt_core::task::coop;

@@ -148,6 +148,26 @@ fn deadlines_beyond_the_wheel_wait_whole_rotations() {
 }
 
 #[test]
+fn a_wrapped_top_level_slot_does_not_hide_later_slots() {
+    // Top-level slots are 2^30 ticks wide. `far` is in slot 2 of the next
+    // rotation, `near` in slot 5 of this one. Once slot 2 of this rotation
+    // is processed, `far` goes back into the current slot; the scan must
+    // still find slot 5 first.
+    const SLOT: u64 = 1 << 30;
+    let mut wheel = Wheel::new();
+    let mut entries = Entries::new(2);
+    let far = MAX_DURATION + 2 * SLOT + 7;
+    let near = 5 * SLOT + 3;
+    assert!(entries.insert(&mut wheel, 0, far));
+    assert!(entries.insert(&mut wheel, 1, near));
+    assert!(entries.poll(&mut wheel, 2 * SLOT).is_empty());
+    assert_eq!(wheel.next_expiration_tick(), Some(5 * SLOT));
+    assert_eq!(entries.poll(&mut wheel, near), [1]);
+    assert!(entries.poll(&mut wheel, far - 1).is_empty());
+    assert_eq!(entries.poll(&mut wheel, far), [0]);
+}
+
+#[test]
 fn expired_entries_can_be_cancelled_before_firing() {
     let mut wheel = Wheel::new();
     let mut entries = Entries::new(3);
