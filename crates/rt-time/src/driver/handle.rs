@@ -1,0 +1,376 @@
+//! The time driver's shared half: the sharded wheels, the clock, and the
+//! operations a `Sleep` performs on them from any thread.
+//!
+//! Sharding keeps timers off a global lock: each thread registers its
+//! timers in the shard its per-thread index picks, so eight workers
+//! creating, resetting and dropping sleeps at once lock eight different
+//! mutexes. An entry stays in the shard it was first registered with. The
+//! driver visits every shard on its turn.
+//!
+//! `next_wake` tells a registering thread whether the parked driver must be
+//! woken to shorten its sleep. Protocol (see `loom_models`):
+//!
+//! * before parking, the driver stores `SCANNING`, reads every shard's next
+//!   deadline under that shard's lock, then stores the earliest (or
+//!   `NO_TIMER`); after parking it stores `RUNNING`;
+//! * a registering thread inserts under the shard lock, releases it, then
+//!   reads `next_wake`: it unparks the driver on `SCANNING`, or when its
+//!   deadline is before the promised one. On `RUNNING` it does nothing,
+//!   because the driver will scan again before it next parks.
+//!
+//! An insert the scan missed happened after the scan locked that shard, so
+//! the inserter's read comes after the `SCANNING` store and sees it or a
+//! later value; no wake-up is lost.
+
+use crate::clock::Clock;
+use crate::entry::{TimerEntry, FIRED, REGISTERED, SHUTDOWN, UNREGISTERED};
+use crate::wheel::Wheel;
+use rt_core::loom::sync::atomic::{AtomicBool, AtomicU64, Ordering::SeqCst};
+use rt_core::loom::sync::{Mutex, MutexGuard};
+use rt_core::runtime::Unpark;
+use std::cell::Cell;
+use std::ptr::NonNull;
+use std::sync::Arc;
+use std::task::Waker;
+use std::time::Duration;
+
+/// `next_wake`: the driver is computing its next deadline.
+const SCANNING: u64 = 0;
+/// `next_wake`: the driver is parked with no timer to wake it.
+const NO_TIMER: u64 = u64::MAX - 1;
+/// `next_wake`: the driver is not parked.
+const RUNNING: u64 = u64::MAX;
+
+/// The largest deadline tick: about 146 million years of milliseconds, far
+/// below the sentinels, so saturating far deadlines never collide with them.
+pub(crate) const MAX_TICK: u64 = u64::MAX >> 2;
+
+/// Wakers collected under a shard lock and woken after releasing it.
+const WAKE_BATCH: usize = 32;
+
+pub(crate) const NO_TIME_DRIVER: &str = "An rt runtime was found, but timers are disabled. \
+     Call `enable_time` on the runtime builder to enable timers.";
+
+pub(crate) const SHUTTING_DOWN: &str =
+    "An rt runtime was found, but it is being shut down: its timers no longer fire.";
+
+/// The handle the time layer publishes in the runtime's driver handles.
+pub(crate) struct Handle {
+    /// Tick 0: the instant the driver was created.
+    start: std::time::Instant,
+    clock: Clock,
+    shards: Box<[Shard]>,
+    /// See the module documentation.
+    next_wake: AtomicU64,
+    is_shutdown: AtomicBool,
+    /// Set by every unpark; auto-advance checks it (see `TimeDriver`).
+    pub(crate) did_wake: Arc<AtomicBool>,
+    /// Unparks the layer below the time driver.
+    unpark: Arc<dyn Unpark>,
+}
+
+/// One wheel and its lock, padded so that neighbouring shards do not share
+/// a cache line.
+#[repr(align(128))]
+struct Shard {
+    wheel: Mutex<Wheel>,
+}
+
+impl Handle {
+    pub(crate) fn new(
+        unpark: Arc<dyn Unpark>,
+        start: std::time::Instant,
+        start_paused: bool,
+        num_shards: usize,
+    ) -> Handle {
+        Handle {
+            start,
+            clock: Clock::new(start, start_paused),
+            shards: (0..num_shards.max(1))
+                .map(|_| Shard {
+                    wheel: Mutex::new(Wheel::new()),
+                })
+                .collect(),
+            next_wake: AtomicU64::new(RUNNING),
+            is_shutdown: AtomicBool::new(false),
+            did_wake: Arc::new(AtomicBool::new(false)),
+            unpark,
+        }
+    }
+
+    /// The time handle of the runtime this thread is in, if it has one.
+    pub(crate) fn try_current() -> Option<Arc<Handle>> {
+        rt_core::runtime::Handle::try_current()
+            .ok()?
+            .driver_handle::<Handle>()
+    }
+
+    /// The time handle of the current runtime.
+    ///
+    /// # Panics
+    ///
+    /// Outside a runtime, or in one built without timers.
+    #[track_caller]
+    pub(crate) fn current() -> Arc<Handle> {
+        match rt_core::runtime::Handle::try_current() {
+            Ok(rt) => match rt.driver_handle::<Handle>() {
+                Some(handle) => handle,
+                None => panic!("{NO_TIME_DRIVER}"),
+            },
+            Err(e) => panic!("{e}"),
+        }
+    }
+
+    pub(crate) fn clock(&self) -> &Clock {
+        &self.clock
+    }
+
+    /// The shard this thread registers its timers in.
+    pub(crate) fn shard_for_this_thread(&self) -> usize {
+        thread_index() % self.shards.len()
+    }
+
+    fn lock(&self, shard: usize) -> MutexGuard<'_, Wheel> {
+        self.shards[shard]
+            .wheel
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+    }
+
+    /// The deadline tick for `deadline`, rounded up so that a timer never
+    /// fires early, and capped at `MAX_TICK`.
+    pub(crate) fn deadline_to_tick(&self, deadline: std::time::Instant) -> u64 {
+        let since = deadline.saturating_duration_since(self.start);
+        let mut ms = since.as_millis();
+        if since.subsec_nanos() % 1_000_000 != 0 {
+            ms += 1;
+        }
+        ms.min(MAX_TICK as u128) as u64
+    }
+
+    /// The current tick by the clock (rounded down).
+    pub(crate) fn now_tick(&self) -> u64 {
+        let since = self.clock.now().saturating_duration_since(self.start);
+        since.as_millis().min(MAX_TICK as u128) as u64
+    }
+
+    /// The instant at which `tick` starts, if it is representable.
+    pub(crate) fn tick_to_instant(&self, tick: u64) -> Option<std::time::Instant> {
+        self.start.checked_add(Duration::from_millis(tick))
+    }
+
+    /// (Re)registers `entry` in `shard` with deadline `tick`: unlinks it if
+    /// linked, then links it again, or fires it at once when `tick` is
+    /// already processed (or marks it shut down).
+    ///
+    /// # Safety
+    ///
+    /// `entry` is pinned and stays live until `deregister` runs for it; it
+    /// is only ever registered with `shard`; the caller has exclusive
+    /// ownership of the entry's `Sleep`.
+    pub(crate) unsafe fn reregister(&self, shard: usize, entry: NonNull<TimerEntry>, tick: u64) {
+        let waker = {
+            let mut wheel = self.lock(shard);
+            // SAFETY: the entry is live (caller) and we hold its shard lock.
+            let e = unsafe { entry.as_ref() };
+            if e.state() == REGISTERED {
+                // SAFETY: REGISTERED entries are linked in their shard.
+                unsafe { wheel.remove(entry) };
+            }
+            if self.is_shutdown.load(SeqCst) {
+                // SAFETY: we hold the shard lock.
+                unsafe { e.fire(SHUTDOWN) }
+            } else {
+                // SAFETY: we hold the shard lock.
+                unsafe {
+                    e.set_when(tick);
+                    e.set_state(REGISTERED);
+                }
+                // SAFETY: the entry is live, pinned and now in no list.
+                match unsafe { wheel.insert(entry) } {
+                    Ok(()) => {
+                        drop(wheel);
+                        self.unpark_if_earlier(tick);
+                        None
+                    }
+                    // SAFETY: we hold the shard lock.
+                    Err(()) => unsafe { e.fire(FIRED) },
+                }
+            }
+        };
+        if let Some(waker) = waker {
+            waker.wake();
+        }
+    }
+
+    /// Unlinks `entry` if it is linked; after this the driver holds no
+    /// pointer to it and it may be dropped.
+    ///
+    /// # Safety
+    ///
+    /// As for `reregister`.
+    pub(crate) unsafe fn deregister(&self, shard: usize, entry: NonNull<TimerEntry>) {
+        let mut wheel = self.lock(shard);
+        // SAFETY: the entry is live (caller) and we hold its shard lock.
+        let e = unsafe { entry.as_ref() };
+        if e.state() == REGISTERED {
+            // SAFETY: REGISTERED entries are linked in their shard, and we
+            // hold its lock.
+            unsafe {
+                wheel.remove(entry);
+                e.set_state(UNREGISTERED);
+            }
+        }
+    }
+
+    /// Wakes the parked driver if `tick` is before the deadline it sleeps
+    /// towards (see the module documentation).
+    fn unpark_if_earlier(&self, tick: u64) {
+        let promised = self.next_wake.load(SeqCst);
+        if promised == SCANNING || (promised != RUNNING && tick < promised) {
+            self.unpark();
+        }
+    }
+
+    /// Wakes the parked driver.
+    pub(crate) fn unpark(&self) {
+        self.did_wake.store(true, SeqCst);
+        self.unpark.unpark();
+    }
+
+    /// Starts a park: scans every shard and publishes the earliest deadline
+    /// tick, which it returns.
+    pub(crate) fn begin_park(&self) -> Option<u64> {
+        self.next_wake.store(SCANNING, SeqCst);
+        let next = (0..self.shards.len())
+            .filter_map(|shard| self.lock(shard).next_expiration_tick())
+            .min();
+        // Tick 0 would read as SCANNING: promise tick 1 instead, which costs
+        // at most one early wake-up.
+        let promised = next.map_or(NO_TIMER, |t| t.clamp(1, MAX_TICK));
+        self.next_wake.store(promised, SeqCst);
+        next
+    }
+
+    /// Ends a park: registrations no longer need to unpark.
+    pub(crate) fn end_park(&self) {
+        self.next_wake.store(RUNNING, SeqCst);
+    }
+
+    /// Fires every timer due by the clock.
+    pub(crate) fn process(&self) {
+        self.process_at(self.now_tick());
+    }
+
+    /// Fires every timer with a deadline at or before `now`, waking their
+    /// tasks in batches outside the shard locks: a woken task may run on
+    /// another thread at once and reset its sleep, which takes the lock.
+    pub(crate) fn process_at(&self, now: u64) {
+        let mut batch = WakeBatch::new();
+        for shard in 0..self.shards.len() {
+            let mut wheel = self.lock(shard);
+            while let Some(entry) = wheel.poll(now) {
+                // SAFETY: entries returned by `poll` were linked, so their
+                // `Sleep` has not deregistered them and they are live; we
+                // hold the shard lock.
+                if let Some(waker) = unsafe { entry.as_ref().fire(FIRED) } {
+                    batch.push(waker);
+                }
+                if batch.is_full() {
+                    drop(wheel);
+                    batch.wake_all();
+                    wheel = self.lock(shard);
+                }
+            }
+            drop(wheel);
+            batch.wake_all();
+        }
+    }
+
+    /// Marks the driver shut down and wakes every registered timer, whose
+    /// `Sleep` then reports the shutdown.
+    pub(crate) fn shutdown(&self) {
+        self.is_shutdown.store(true, SeqCst);
+        let mut batch = WakeBatch::new();
+        for shard in 0..self.shards.len() {
+            let mut wheel = self.lock(shard);
+            let mut wakers = Vec::new();
+            wheel.drain(|entry| {
+                // SAFETY: drained entries were linked, hence live; we hold
+                // the shard lock.
+                if let Some(waker) = unsafe { entry.as_ref().fire(SHUTDOWN) } {
+                    wakers.push(waker);
+                }
+            });
+            drop(wheel);
+            for waker in wakers {
+                batch.push(waker);
+                if batch.is_full() {
+                    batch.wake_all();
+                }
+            }
+            batch.wake_all();
+        }
+    }
+
+    /// Whether every shard is empty (tests).
+    #[cfg(test)]
+    pub(crate) fn is_empty(&self) -> bool {
+        (0..self.shards.len()).all(|shard| self.lock(shard).is_empty())
+    }
+}
+
+/// A fixed-capacity batch of wakers, so that firing never allocates.
+struct WakeBatch {
+    wakers: [Option<Waker>; WAKE_BATCH],
+    len: usize,
+}
+
+impl WakeBatch {
+    fn new() -> WakeBatch {
+        WakeBatch {
+            wakers: std::array::from_fn(|_| None),
+            len: 0,
+        }
+    }
+
+    fn push(&mut self, waker: Waker) {
+        debug_assert!(!self.is_full());
+        self.wakers[self.len] = Some(waker);
+        self.len += 1;
+    }
+
+    fn is_full(&self) -> bool {
+        self.len == WAKE_BATCH
+    }
+
+    fn wake_all(&mut self) {
+        for slot in &mut self.wakers[..self.len] {
+            if let Some(waker) = slot.take() {
+                waker.wake();
+            }
+        }
+        self.len = 0;
+    }
+}
+
+/// A small per-thread index, handed out in thread creation order, that
+/// spreads threads over the shards.
+fn thread_index() -> usize {
+    use std::sync::atomic::{AtomicUsize, Ordering};
+    static NEXT: AtomicUsize = AtomicUsize::new(0);
+    std::thread_local! {
+        static INDEX: Cell<Option<usize>> = const { Cell::new(None) };
+    }
+    INDEX.with(|index| match index.get() {
+        Some(i) => i,
+        None => {
+            let i = NEXT.fetch_add(1, Ordering::Relaxed);
+            index.set(Some(i));
+            i
+        }
+    })
+}
+
+#[cfg(all(test, not(loom)))]
+mod tests;

@@ -1,0 +1,142 @@
+//! The time driver: a layer over the runtime's driver stack (the I/O
+//! reactor or a plain thread parker) that parks exactly until the next
+//! timer and fires what is due when it wakes.
+//!
+//! On a paused clock, a park without a timeout means the scheduler has
+//! nothing to run; the driver then moves the clock straight to the next
+//! timer (auto-advance) instead of blocking, unless the poll of the layer
+//! below it woke something.
+
+mod handle;
+
+pub(crate) use handle::Handle;
+pub(crate) use handle::SHUTTING_DOWN;
+
+use rt_core::loom::sync::atomic::{AtomicBool, Ordering::SeqCst};
+use rt_core::runtime::{Driver, DriverHandles, Unpark};
+use std::io;
+use std::sync::Arc;
+use std::time::Duration;
+
+/// The driver layer returned by [`driver_layer`].
+struct TimeDriver {
+    inner: Box<dyn Driver>,
+    handle: Arc<Handle>,
+}
+
+/// Interrupts the time driver's park, and records that it did, so that
+/// auto-advance does not skip past work that just arrived.
+struct TimeUnpark {
+    inner: Arc<dyn Unpark>,
+    did_wake: Arc<AtomicBool>,
+}
+
+/// The factory for rt-core's `Builder::driver_layer`: wraps the driver stack
+/// built so far in the time driver and publishes its handle, so that
+/// [`sleep`](crate::sleep), [`timeout`](crate::timeout) and
+/// [`interval`](crate::interval) work in the runtime. With `start_paused`
+/// the clock starts paused (see [`pause`](crate::pause)); that needs the
+/// `test-util` feature (on by default) and otherwise fails the build with
+/// an error.
+///
+/// ```
+/// use std::time::Duration;
+///
+/// let rt = rt_core::runtime::Builder::new_current_thread()
+///     .driver_layer(rt_time::driver_layer(false))
+///     .build()
+///     .unwrap();
+/// rt.block_on(async {
+///     rt_time::sleep(Duration::from_millis(5)).await;
+/// });
+/// ```
+pub fn driver_layer(
+    start_paused: bool,
+) -> impl FnOnce(Box<dyn Driver>, &mut DriverHandles) -> io::Result<Box<dyn Driver>> + Send + 'static
+{
+    move |inner: Box<dyn Driver>, handles: &mut DriverHandles| {
+        if start_paused && !cfg!(feature = "test-util") {
+            return Err(io::Error::other(
+                "starting the clock paused needs the `test-util` feature of rt-time",
+            ));
+        }
+        let shards = std::thread::available_parallelism()
+            .map_or(1, |n| n.get())
+            .clamp(1, 64);
+        let handle = Arc::new(Handle::new(
+            inner.unparker(),
+            std::time::Instant::now(),
+            start_paused,
+            shards,
+        ));
+        handles.insert(handle.clone());
+        Ok(Box::new(TimeDriver { inner, handle }) as Box<dyn Driver>)
+    }
+}
+
+impl Driver for TimeDriver {
+    fn park(&mut self, timeout: Option<Duration>) {
+        let handle = self.handle.clone();
+        let next = handle.begin_park();
+        if handle.clock().is_paused() {
+            self.park_paused(next, timeout);
+        } else {
+            let until_next = next.map(|tick| match handle.tick_to_instant(tick) {
+                Some(at) => at.saturating_duration_since(handle.clock().now()),
+                // Beyond what an `Instant` holds: as good as never.
+                None => Duration::MAX,
+            });
+            let wait = match (until_next, timeout) {
+                (Some(a), Some(b)) => Some(a.min(b)),
+                (a, b) => a.or(b),
+            };
+            self.inner.park(wait);
+        }
+        handle.end_park();
+        handle.process();
+    }
+
+    fn unparker(&self) -> Arc<dyn Unpark> {
+        Arc::new(TimeUnpark {
+            inner: self.inner.unparker(),
+            did_wake: self.handle.did_wake.clone(),
+        })
+    }
+
+    fn shutdown(&mut self) {
+        self.handle.shutdown();
+        self.inner.shutdown();
+    }
+}
+
+impl TimeDriver {
+    /// Parks with a paused clock: time stands still, so only an idle park
+    /// (`timeout == None`) with a timer pending moves it.
+    fn park_paused(&mut self, next: Option<u64>, timeout: Option<Duration>) {
+        let handle = self.handle.clone();
+        let due = next.is_some_and(|tick| tick <= handle.now_tick());
+        match next {
+            Some(tick) if !due && timeout.is_none() => {
+                // A wake that came before this park (and left a token the
+                // poll below consumes) counts as well as one during it.
+                let woke_before = handle.did_wake.swap(false, SeqCst);
+                self.inner.park(Some(Duration::ZERO));
+                let woke_during = handle.did_wake.swap(false, SeqCst);
+                if !woke_before && !woke_during {
+                    if let Some(at) = handle.tick_to_instant(tick) {
+                        handle.clock().advance_to(at);
+                    }
+                }
+            }
+            _ if due => self.inner.park(Some(Duration::ZERO)),
+            _ => self.inner.park(timeout),
+        }
+    }
+}
+
+impl Unpark for TimeUnpark {
+    fn unpark(&self) {
+        self.did_wake.store(true, SeqCst);
+        self.inner.unpark();
+    }
+}

@@ -1,0 +1,186 @@
+//! `Sleep`: the future that completes at a deadline, and `sleep` /
+//! `sleep_until` that make one.
+//!
+//! The runtime's time handle is looked up when the `Sleep` is created (so
+//! creating one outside a runtime with timers panics at the call site); the
+//! entry is linked into the wheel on the first poll, so a `Sleep` that is
+//! never polled costs no lock.
+
+use crate::driver::{Handle, SHUTTING_DOWN};
+use crate::entry::{TimerEntry, FIRED, SHUTDOWN, UNREGISTERED};
+use crate::Instant;
+use rt_core::task::coop;
+use std::fmt;
+use std::future::Future;
+use std::pin::Pin;
+use std::ptr::NonNull;
+use std::sync::Arc;
+use std::task::{ready, Context, Poll};
+use std::time::Duration;
+
+/// Waits until `duration` has elapsed.
+///
+/// Equivalent to `sleep_until(Instant::now() + duration)`; a duration too
+/// large for an `Instant` sleeps practically forever. The resolution is
+/// one millisecond, and the sleep never ends early.
+///
+/// # Panics
+///
+/// Outside a runtime, or in a runtime built without timers.
+///
+/// ```
+/// # let rt = rt_core::runtime::Builder::new_current_thread()
+/// #     .driver_layer(rt_time::driver_layer(false)).build().unwrap();
+/// # rt.block_on(async {
+/// use std::time::Duration;
+///
+/// let start = rt_time::Instant::now();
+/// rt_time::sleep(Duration::from_millis(10)).await;
+/// assert!(start.elapsed() >= Duration::from_millis(10));
+/// # });
+/// ```
+#[track_caller]
+pub fn sleep(duration: Duration) -> Sleep {
+    let deadline = Instant::now()
+        .checked_add(duration)
+        .unwrap_or_else(Instant::far_future);
+    Sleep::new(deadline)
+}
+
+/// Waits until `deadline`.
+///
+/// # Panics
+///
+/// Outside a runtime, or in a runtime built without timers.
+#[track_caller]
+pub fn sleep_until(deadline: Instant) -> Sleep {
+    Sleep::new(deadline)
+}
+
+/// The future returned by [`sleep`] and [`sleep_until`].
+///
+/// It is `!Unpin` (its wheel entry is linked in place): pin it with
+/// `std::pin::pin!` or `Box::pin` to poll it or call
+/// [`reset`](Sleep::reset).
+#[must_use = "futures do nothing unless you `.await` or poll them"]
+pub struct Sleep {
+    deadline: Instant,
+    handle: Arc<Handle>,
+    /// The shard the entry registers with, fixed at creation.
+    shard: usize,
+    /// Linked into the wheel by address: never moved once pinned.
+    entry: TimerEntry,
+}
+
+impl Sleep {
+    #[track_caller]
+    pub(crate) fn new(deadline: Instant) -> Sleep {
+        let handle = Handle::current();
+        let shard = handle.shard_for_this_thread();
+        Sleep {
+            deadline,
+            handle,
+            shard,
+            entry: TimerEntry::new(),
+        }
+    }
+
+    /// The instant at which this sleep completes.
+    pub fn deadline(&self) -> Instant {
+        self.deadline
+    }
+
+    /// Whether the deadline has been reached (as seen by the timer: the
+    /// sleep has fired).
+    pub fn is_elapsed(&self) -> bool {
+        self.entry.state() == FIRED
+    }
+
+    /// Moves the deadline, whether or not the sleep already completed; the
+    /// next poll waits for the new one.
+    ///
+    /// ```
+    /// # let rt = rt_core::runtime::Builder::new_current_thread()
+    /// #     .driver_layer(rt_time::driver_layer(false)).build().unwrap();
+    /// # rt.block_on(async {
+    /// use std::time::Duration;
+    /// use rt_time::{sleep, Instant};
+    ///
+    /// let mut sleep = std::pin::pin!(sleep(Duration::from_secs(60)));
+    /// sleep.as_mut().reset(Instant::now() + Duration::from_millis(5));
+    /// sleep.await;
+    /// # });
+    /// ```
+    pub fn reset(self: Pin<&mut Self>, deadline: Instant) {
+        // SAFETY: only `deadline` is replaced; the pinned entry stays put.
+        let this = unsafe { self.get_unchecked_mut() };
+        this.deadline = deadline;
+        if this.entry.state() != UNREGISTERED {
+            let tick = this.handle.deadline_to_tick(deadline.into_std());
+            // SAFETY: the entry is pinned inside `self` and deregistered in
+            // `Drop`; `&mut self` makes us its only user; it only ever
+            // registers with `this.shard`.
+            unsafe {
+                this.handle
+                    .reregister(this.shard, NonNull::from(&this.entry), tick)
+            };
+        }
+    }
+
+    /// Polls for the deadline; what `Future::poll` does.
+    fn poll_elapsed(self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<()> {
+        let mut coop = ready!(coop::poll_proceed(cx));
+        let this = self.into_ref().get_ref();
+        if this.entry.state() == UNREGISTERED {
+            let tick = this.handle.deadline_to_tick(this.deadline.into_std());
+            // SAFETY: as in `reset`; the `Pin<&mut Self>` we came from is
+            // the exclusive access.
+            unsafe {
+                this.handle
+                    .reregister(this.shard, NonNull::from(&this.entry), tick)
+            };
+        }
+        // Register first, then read the state: a fire in between either
+        // sees this waker or is seen by the read.
+        this.entry.register_waker(cx.waker());
+        match this.entry.state() {
+            FIRED => {
+                coop.made_progress();
+                Poll::Ready(())
+            }
+            SHUTDOWN => panic!("{SHUTTING_DOWN}"),
+            _ => Poll::Pending,
+        }
+    }
+}
+
+impl Future for Sleep {
+    type Output = ();
+
+    fn poll(self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<()> {
+        self.poll_elapsed(cx)
+    }
+}
+
+impl Drop for Sleep {
+    fn drop(&mut self) {
+        if self.entry.state() != UNREGISTERED {
+            // SAFETY: a registered entry was pinned (only a pinned `Sleep`
+            // registers) and we are its only user; after this the wheel no
+            // longer points at it.
+            unsafe {
+                self.handle
+                    .deregister(self.shard, NonNull::from(&self.entry))
+            };
+        }
+    }
+}
+
+impl fmt::Debug for Sleep {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("Sleep")
+            .field("deadline", &self.deadline)
+            .field("is_elapsed", &self.is_elapsed())
+            .finish()
+    }
+}

@@ -1,0 +1,105 @@
+//! The paused clock: `pause`, `resume`, `advance`, auto-advance, and
+//! `Instant::now` following the runtime's clock.
+
+#![cfg(feature = "test-util")]
+
+mod support;
+
+use rt_time::{advance, pause, resume, sleep, Duration, Instant};
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Arc;
+
+#[test]
+fn auto_advance_jumps_to_the_next_timer() {
+    let real = std::time::Instant::now();
+    support::paused_rt().block_on(async {
+        let start = Instant::now();
+        sleep(Duration::from_secs(3600)).await;
+        assert_eq!(start.elapsed(), Duration::from_secs(3600));
+        sleep(Duration::from_millis(1)).await;
+        assert_eq!(start.elapsed(), Duration::from_millis(3_600_001));
+    });
+    assert!(real.elapsed() < std::time::Duration::from_secs(5));
+}
+
+#[test]
+fn a_paused_clock_stands_still_while_tasks_run() {
+    support::paused_rt().block_on(async {
+        let start = Instant::now();
+        for _ in 0..100 {
+            rt_core::task::yield_now().await;
+        }
+        std::thread::sleep(std::time::Duration::from_millis(5));
+        assert_eq!(Instant::now(), start);
+    });
+}
+
+#[test]
+fn advance_fires_due_timers_and_lets_their_tasks_run() {
+    support::paused_rt().block_on(async {
+        let fired = Arc::new(AtomicBool::new(false));
+        let task = {
+            let fired = fired.clone();
+            rt_core::spawn(async move {
+                sleep(Duration::from_millis(10)).await;
+                fired.store(true, Ordering::SeqCst);
+            })
+        };
+        rt_core::task::yield_now().await; // let the task register its sleep
+        advance(Duration::from_millis(9)).await;
+        assert!(!fired.load(Ordering::SeqCst), "fired early");
+        advance(Duration::from_millis(1)).await;
+        assert!(fired.load(Ordering::SeqCst));
+        task.await.unwrap();
+    });
+}
+
+#[test]
+fn pause_and_resume_on_a_running_clock() {
+    support::rt().block_on(async {
+        pause();
+        let paused_at = Instant::now();
+        std::thread::sleep(std::time::Duration::from_millis(5));
+        assert_eq!(Instant::now(), paused_at);
+        advance(Duration::from_secs(10)).await;
+        assert_eq!(Instant::now(), paused_at + Duration::from_secs(10));
+        resume();
+        // Running again, from where it stood: never backwards.
+        let later = Instant::now();
+        assert!(later >= paused_at + Duration::from_secs(10));
+        sleep(Duration::from_millis(2)).await;
+        assert!(Instant::now() >= later + Duration::from_millis(2));
+    });
+}
+
+#[test]
+#[should_panic(expected = "time is already frozen")]
+fn pausing_twice_panics() {
+    support::paused_rt().block_on(async { pause() });
+}
+
+#[test]
+#[should_panic(expected = "time is not frozen")]
+fn resuming_a_running_clock_panics() {
+    support::rt().block_on(async { resume() });
+}
+
+#[test]
+#[should_panic(expected = "time is not frozen")]
+fn advancing_a_running_clock_panics() {
+    support::rt().block_on(advance(Duration::from_secs(1)));
+}
+
+#[test]
+#[should_panic(expected = "requires an rt runtime with timers enabled")]
+fn pause_outside_a_runtime_panics() {
+    pause();
+}
+
+#[test]
+fn instant_now_outside_a_runtime_is_real_time() {
+    let before = std::time::Instant::now();
+    let now = Instant::now().into_std();
+    assert!(now >= before);
+    assert_eq!(Instant::from_std(before).into_std(), before);
+}

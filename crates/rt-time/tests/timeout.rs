@@ -1,0 +1,114 @@
+//! `timeout` / `timeout_at`: results, poll order, the coop budget, and
+//! timeouts racing the completion of their future.
+
+#![cfg(feature = "test-util")]
+
+mod support;
+
+use rt_core::task::coop;
+use rt_time::error::Elapsed;
+use rt_time::{sleep, timeout, timeout_at, Duration, Instant};
+use std::task::Poll;
+
+#[test]
+fn completes_before_the_deadline() {
+    support::rt().block_on(async {
+        let out = timeout(Duration::from_secs(5), async {
+            sleep(Duration::from_millis(1)).await;
+            3
+        })
+        .await;
+        assert_eq!(out, Ok(3));
+    });
+}
+
+#[test]
+fn elapses_with_a_clear_error() {
+    support::paused_rt().block_on(async {
+        let start = Instant::now();
+        let err = timeout(Duration::from_millis(30), std::future::pending::<()>())
+            .await
+            .unwrap_err();
+        assert_eq!(start.elapsed(), Duration::from_millis(30));
+        assert_eq!(err.to_string(), "deadline has elapsed");
+        let io: std::io::Error = err.into();
+        assert_eq!(io.kind(), std::io::ErrorKind::TimedOut);
+    });
+}
+
+#[test]
+fn timeout_at_uses_the_instant() {
+    support::paused_rt().block_on(async {
+        let deadline = Instant::now() + Duration::from_secs(2);
+        let result = timeout_at(deadline, sleep(Duration::from_secs(3))).await;
+        assert!(matches!(result, Err(Elapsed { .. })));
+        assert_eq!(Instant::now(), deadline);
+    });
+}
+
+#[test]
+fn the_inner_future_is_polled_first() {
+    support::rt().block_on(async {
+        // Deadline already passed, but the value is ready: it wins.
+        assert_eq!(timeout(Duration::ZERO, async { 1 }).await, Ok(1));
+        let past = Instant::now() - Duration::from_secs(1);
+        assert_eq!(timeout_at(past, async { 2 }).await, Ok(2));
+    });
+}
+
+#[test]
+fn an_overflowing_duration_never_elapses() {
+    support::rt().block_on(async {
+        assert_eq!(timeout(Duration::MAX, async { 4 }).await, Ok(4));
+    });
+}
+
+#[test]
+fn the_deadline_is_seen_when_the_inner_future_spends_the_budget() {
+    // A real clock: a task that never idles also never lets a paused clock
+    // auto-advance.
+    support::rt().block_on(async {
+        // Spends every unit it is given and never completes.
+        let greedy = std::future::poll_fn(|cx| loop {
+            match coop::poll_proceed(cx) {
+                Poll::Ready(mut guard) => guard.made_progress(),
+                Poll::Pending => return Poll::<()>::Pending,
+            }
+        });
+        let result = timeout(Duration::from_millis(10), greedy).await;
+        assert!(result.is_err());
+    });
+}
+
+#[test]
+fn timeouts_racing_completion_pick_the_earlier() {
+    let rt = support::paused_rt();
+    rt.block_on(async {
+        let mut handles = Vec::new();
+        for work in 1..40u64 {
+            for limit in [work - 1, work + 1] {
+                handles.push(rt_core::spawn(async move {
+                    let result = timeout(
+                        Duration::from_millis(limit),
+                        sleep(Duration::from_millis(work)),
+                    )
+                    .await;
+                    (work, limit, result.is_ok())
+                }));
+            }
+        }
+        for handle in handles {
+            let (work, limit, ok) = handle.await.unwrap();
+            assert_eq!(ok, work < limit, "work {work} ms, limit {limit} ms");
+        }
+    });
+}
+
+#[test]
+fn equal_deadlines_let_the_value_win() {
+    support::paused_rt().block_on(async {
+        let deadline = Instant::now() + Duration::from_millis(25);
+        let result = timeout_at(deadline, rt_time::sleep_until(deadline)).await;
+        assert_eq!(result, Ok(()));
+    });
+}
