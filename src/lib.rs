@@ -10,6 +10,7 @@
 //! | [`task`] | rt-core | `spawn`, `JoinHandle`, `JoinSet`, `LocalSet`, `yield_now`, coop budget |
 //! | `sync` | rt-sync | `Mutex`, `Semaphore`, `Notify`, `mpsc`, `oneshot`, `watch`, `broadcast` (feature `sync`) |
 //! | `net` | rt-io | `TcpListener`, `TcpStream`, `UdpSocket`, Unix sockets (feature `net`) |
+//! | `time` | rt-time | `sleep`, `timeout`, `interval`, `Instant`, the paused clock (feature `time`) |
 //! | `fs` | rt-io | `File`, `OpenOptions`, `read_dir` and the free functions, on the blocking pool (feature `fs`) |
 //! | [`io`] | rt-io | `AsyncRead`, `AsyncWrite`, their extension traits and utilities |
 //! | `stream` | rt-stream | `StreamExt`, `StreamMap`, `stream_fn`, wrappers (feature `stream`) |
@@ -42,6 +43,9 @@ pub use rt_io::fs;
 
 #[cfg(feature = "sync")]
 pub use rt_sync as sync;
+
+#[cfg(feature = "time")]
+pub use rt_time as time;
 
 #[cfg(feature = "codec")]
 pub use rt_codec as codec;

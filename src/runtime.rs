@@ -24,6 +24,8 @@ pub use rt_core::runtime::{
 pub struct Builder {
     inner: rt_core::runtime::Builder,
     enable_io: bool,
+    enable_time: bool,
+    start_paused: bool,
 }
 
 impl Builder {
@@ -33,6 +35,8 @@ impl Builder {
         Builder {
             inner: rt_core::runtime::Builder::new_current_thread(),
             enable_io: false,
+            enable_time: false,
+            start_paused: false,
         }
     }
 
@@ -42,6 +46,8 @@ impl Builder {
         Builder {
             inner: rt_core::runtime::Builder::new_multi_thread(),
             enable_io: false,
+            enable_time: false,
+            start_paused: false,
         }
     }
 
@@ -60,7 +66,24 @@ impl Builder {
     /// Enables every driver this build of rt provides, so that resources
     /// (sockets, timers) work inside the runtime.
     pub fn enable_all(&mut self) -> &mut Self {
-        self.enable_io()
+        self.enable_io().enable_time()
+    }
+
+    /// Enables the time driver: `sleep`, `timeout` and `interval` work in
+    /// the runtime. Without it, creating a timer inside the runtime panics
+    /// with a message naming this method.
+    pub fn enable_time(&mut self) -> &mut Self {
+        self.enable_time = true;
+        self
+    }
+
+    /// Starts the runtime with its clock paused (see `time::pause`): time
+    /// moves only through `time::advance` or, when every task is idle, by
+    /// jumping to the next timer. Needs the time driver (`enable_time`) and
+    /// the paused clock of rt-time (its `test-util` feature, on by default).
+    pub fn start_paused(&mut self, start_paused: bool) -> &mut Self {
+        self.start_paused = start_paused;
+        self
     }
 
     /// Enables the I/O driver (the mio reactor): sockets and `AsyncFd`.
@@ -170,6 +193,13 @@ impl Builder {
         if self.enable_io {
             self.inner.base_driver(rt_io::reactor::base_driver());
         }
+        #[cfg(feature = "time")]
+        if self.enable_time {
+            self.inner
+                .driver_layer(rt_time::driver_layer(self.start_paused));
+        }
+        #[cfg(not(feature = "time"))]
+        let _ = (self.enable_time, self.start_paused);
         self.inner.build()
     }
 }

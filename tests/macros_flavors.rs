@@ -53,3 +53,21 @@ fn main_flavors_block_on_their_body() {
     assert_eq!(main_with_two_workers(), 7);
     assert_eq!(main_with_explicit_flavor(9), 10);
 }
+
+#[rt::test(start_paused = true)]
+async fn test_starting_with_the_clock_paused() {
+    let start = rt::time::Instant::now();
+    // A paused clock jumps straight to the timer once the runtime is idle.
+    rt::time::sleep(std::time::Duration::from_secs(3600)).await;
+    assert!(start.elapsed() >= std::time::Duration::from_secs(3600));
+}
+
+#[rt::test]
+async fn test_has_timers_enabled() {
+    let r = rt::time::timeout(
+        std::time::Duration::from_millis(1),
+        std::future::pending::<()>(),
+    )
+    .await;
+    assert!(r.is_err());
+}

@@ -103,3 +103,56 @@ fn instant_now_outside_a_runtime_is_real_time() {
     assert!(now >= before);
     assert_eq!(Instant::from_std(before).into_std(), before);
 }
+
+#[test]
+fn a_running_blocking_closure_holds_the_paused_clock() {
+    use std::sync::atomic::AtomicUsize;
+    let parks = Arc::new(AtomicUsize::new(0));
+    let rt = {
+        let parks = parks.clone();
+        rt_core::runtime::Builder::new_current_thread()
+            .driver_layer(rt_time::driver_layer(true))
+            .on_thread_park(move || {
+                parks.fetch_add(1, Ordering::SeqCst);
+            })
+            .build()
+            .unwrap()
+    };
+    rt.block_on(async move {
+        let start = Instant::now();
+        let fired = Arc::new(AtomicBool::new(false));
+        let sleeper = {
+            let fired = fired.clone();
+            rt_core::spawn(async move {
+                sleep(Duration::from_secs(3600)).await;
+                fired.store(true, Ordering::SeqCst);
+            })
+        };
+        let observed = {
+            let fired = fired.clone();
+            rt_core::task::spawn_blocking(move || {
+                // Once the scheduler has parked with nothing to run but this
+                // closure's join, a clock that auto-advanced would fire the
+                // timer at once; give it a window to show (this only bounds
+                // how long a regression has to appear, it orders nothing).
+                while parks.load(Ordering::SeqCst) < 1 {
+                    std::thread::yield_now();
+                }
+                let window = std::time::Instant::now();
+                while window.elapsed() < std::time::Duration::from_millis(20) {
+                    if fired.load(Ordering::SeqCst) {
+                        break;
+                    }
+                    std::thread::yield_now();
+                }
+                fired.load(Ordering::SeqCst)
+            })
+        };
+        assert!(
+            !observed.await.unwrap(),
+            "the clock advanced past a running blocking closure"
+        );
+        sleeper.await.unwrap();
+        assert_eq!(start.elapsed(), Duration::from_secs(3600));
+    });
+}

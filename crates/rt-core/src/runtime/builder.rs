@@ -1,7 +1,7 @@
 //! `Builder`: every runtime option, and `build()` that assembles the parts.
 
-use super::blocking::BlockingPool;
 use super::blocking::PoolConfig;
+use super::blocking::{BlockingActivity, BlockingPool};
 use super::config::Config;
 use super::driver::{BaseDriverFactory, Driver, DriverHandles, DriverLayerFactory};
 use super::park::ParkThread;
@@ -293,6 +293,8 @@ impl Builder {
     pub fn build(&mut self) -> io::Result<Runtime> {
         // 1. The driver stack.
         let mut handles = DriverHandles::new();
+        let activity = Arc::new(BlockingActivity::new());
+        handles.insert(activity.clone());
         let mut driver: Box<dyn Driver> = match self.base_driver.take() {
             Some(factory) => factory(&mut handles)?,
             None => Box::new(ParkThread::new()),
@@ -301,6 +303,7 @@ impl Builder {
             driver = layer(driver, &mut handles)?;
         }
         let unpark = driver.unparker();
+        activity.set_unpark(unpark.clone());
 
         // 2. The blocking pool.
         let blocking = BlockingPool::new(PoolConfig {
@@ -310,6 +313,7 @@ impl Builder {
             before_stop: self.before_stop.clone(),
             max_threads: self.max_blocking_threads,
             keep_alive: self.keep_alive.unwrap_or(DEFAULT_KEEP_ALIVE),
+            activity,
         });
 
         // 3. The scheduler.

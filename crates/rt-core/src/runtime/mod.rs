@@ -19,6 +19,7 @@ mod park;
 mod runtime;
 pub(crate) mod scheduler;
 
+pub use blocking::BlockingActivity;
 pub use builder::{Builder, RngSeed, UnhandledPanic};
 pub use context::TryCurrentError;
 pub use driver::{Driver, DriverHandles, Unpark};

@@ -5,7 +5,7 @@
 //! On a paused clock, a park without a timeout means the scheduler has
 //! nothing to run; the driver then moves the clock straight to the next
 //! timer (auto-advance) instead of blocking, unless the poll of the layer
-//! below it woke something.
+//! below it woke something or a `spawn_blocking` closure is still running.
 
 mod handle;
 
@@ -13,7 +13,7 @@ pub(crate) use handle::Handle;
 pub(crate) use handle::SHUTTING_DOWN;
 
 use rt_core::loom::sync::atomic::{AtomicBool, Ordering::SeqCst};
-use rt_core::runtime::{Driver, DriverHandles, Unpark};
+use rt_core::runtime::{BlockingActivity, Driver, DriverHandles, Unpark};
 use std::io;
 use std::sync::Arc;
 use std::time::Duration;
@@ -22,6 +22,8 @@ use std::time::Duration;
 struct TimeDriver {
     inner: Box<dyn Driver>,
     handle: Arc<Handle>,
+    /// Blocking-pool work in flight holds a paused clock still.
+    blocking: Option<Arc<BlockingActivity>>,
 }
 
 /// Interrupts the time driver's park, and records that it did, so that
@@ -70,7 +72,12 @@ pub fn driver_layer(
             shards,
         ));
         handles.insert(handle.clone());
-        Ok(Box::new(TimeDriver { inner, handle }) as Box<dyn Driver>)
+        let blocking = handles.get::<BlockingActivity>();
+        Ok(Box::new(TimeDriver {
+            inner,
+            handle,
+            blocking,
+        }) as Box<dyn Driver>)
     }
 }
 
@@ -115,8 +122,11 @@ impl TimeDriver {
     fn park_paused(&mut self, next: Option<u64>, timeout: Option<Duration>) {
         let handle = self.handle.clone();
         let due = next.is_some_and(|tick| tick <= handle.now_tick());
+        // A closure on the blocking pool is work the scheduler cannot see:
+        // time stands still until it finishes (its end wakes this park).
+        let blocking_busy = self.blocking.as_ref().is_some_and(|b| b.in_flight() > 0);
         match next {
-            Some(tick) if !due && timeout.is_none() => {
+            Some(tick) if !due && timeout.is_none() && !blocking_busy => {
                 // A wake that came before this park (and left a token the
                 // poll below consumes) counts as well as one during it.
                 let woke_before = handle.did_wake.swap(false, SeqCst);

@@ -6,8 +6,10 @@
 //! shutdown cancels the ones still queued and waits, up to a timeout, for the
 //! ones already running, which cannot be interrupted.
 
+mod activity;
 mod pool;
 mod schedule;
 mod task;
 
+pub use activity::BlockingActivity;
 pub(crate) use pool::{BlockingPool, PoolConfig, Spawner};

@@ -7,6 +7,7 @@
 
 use super::schedule::BlockingSchedule;
 use super::task::BlockingTask;
+use super::BlockingActivity;
 use crate::runtime::{context, scheduler, Callback};
 use crate::task::{self, JoinHandle, UnownedTask};
 use std::collections::VecDeque;
@@ -33,6 +34,7 @@ pub(crate) struct PoolConfig {
     pub(crate) before_stop: Option<Callback>,
     pub(crate) max_threads: usize,
     pub(crate) keep_alive: Duration,
+    pub(crate) activity: Arc<BlockingActivity>,
 }
 
 struct Inner {
@@ -143,7 +145,11 @@ impl Spawner {
         R: Send + 'static,
     {
         let id = task::Id::next();
-        let (task, join) = task::unowned(BlockingTask::new(func), BlockingSchedule, id);
+        let (task, join) = task::unowned(
+            BlockingTask::new(func, self.inner.config.activity.clone()),
+            BlockingSchedule,
+            id,
+        );
         if let Err(error) = self.submit(task, rt) {
             panic!("OS can't spawn a blocking worker thread: {error}");
         }

@@ -1,17 +1,32 @@
 //! The future that runs a blocking closure, once, outside the coop budget.
 
+use super::BlockingActivity;
 use crate::task::coop;
 use std::future::Future;
 use std::pin::Pin;
+use std::sync::Arc;
 use std::task::{Context, Poll};
 
 pub(crate) struct BlockingTask<F> {
     func: Option<F>,
+    /// Counted from creation until this future is dropped (after it ran, or
+    /// when shutdown cancels it unrun).
+    activity: Arc<BlockingActivity>,
 }
 
 impl<F> BlockingTask<F> {
-    pub(crate) fn new(func: F) -> BlockingTask<F> {
-        BlockingTask { func: Some(func) }
+    pub(crate) fn new(func: F, activity: Arc<BlockingActivity>) -> BlockingTask<F> {
+        activity.started();
+        BlockingTask {
+            func: Some(func),
+            activity,
+        }
+    }
+}
+
+impl<F> Drop for BlockingTask<F> {
+    fn drop(&mut self) {
+        self.activity.finished();
     }
 }
 
