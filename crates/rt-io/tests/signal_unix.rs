@@ -80,6 +80,29 @@ fn a_delivery_wakes_a_waiting_task() {
 }
 
 #[test]
+fn each_delivery_from_another_thread_wakes_the_waiting_task() {
+    const ROUNDS: usize = 200;
+    let kind = SignalKind::quit();
+    let mut quit = signal(kind).unwrap();
+    let (ack_tx, ack_rx) = std::sync::mpsc::channel::<()>();
+    let sender = std::thread::spawn(move || {
+        for _ in 0..ROUNDS {
+            raise_now(kind);
+            // The next delivery only after the task reported this one, so
+            // that each round needs its own wake-up.
+            ack_rx.recv().unwrap();
+        }
+    });
+    runtime().block_on(async {
+        for _ in 0..ROUNDS {
+            assert_eq!(quit.recv().await, Some(()));
+            ack_tx.send(()).unwrap();
+        }
+    });
+    sender.join().unwrap();
+}
+
+#[test]
 fn every_listener_of_a_signal_is_notified() {
     let kind = SignalKind::hangup();
     let mut first = signal(kind).unwrap();

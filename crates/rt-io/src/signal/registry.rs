@@ -99,7 +99,12 @@ fn on_signal(signum: c_int) {
     let Some(Ok(registry)) = REGISTRY.get() else {
         return;
     };
-    registry.events[signum as usize].record();
+    // `install` only runs for numbers below SLOTS; `get` keeps the handler
+    // free of any panic path regardless.
+    let Some(event) = registry.events.get(signum as usize) else {
+        return;
+    };
+    event.record();
     // A full pipe already holds a wake-up; any error is ignored for the same
     // reason: nothing in a handler can report it.
     let _ = (&registry.wake_tx).write(&[1]);
