@@ -205,8 +205,28 @@ fn forbidden_and_out_of_range_numbers_are_refused() {
             format!("Refusing to register signal {signum}")
         );
     }
+    #[cfg(target_os = "linux")]
+    {
+        let err = signal(SignalKind::from_raw(19)).unwrap_err();
+        assert_eq!(err.to_string(), "Refusing to register signal 19");
+    }
     let err = signal(SignalKind::from_raw(1000)).unwrap_err();
     assert_eq!(err.to_string(), "signal too large");
+    // Signal 0 is no signal: sigaction refuses it, and nothing stays listed.
+    assert!(signal(SignalKind::from_raw(0)).is_err());
+    assert_eq!(listener_count(SignalKind::from_raw(0)), 0);
+}
+
+#[cfg(target_os = "linux")]
+#[test]
+fn a_real_time_signal_by_raw_number() {
+    // SIGRTMIN + 6 with glibc's and musl's reserved real-time signals.
+    let kind = SignalKind::from_raw(40);
+    let mut realtime = signal(kind).unwrap();
+    raise_now(kind);
+    runtime().block_on(async {
+        assert_eq!(realtime.recv().await, Some(()));
+    });
 }
 
 #[test]
