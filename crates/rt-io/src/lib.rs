@@ -10,7 +10,9 @@
 //! With the `net` feature (on by default): [`net`] holds the socket types,
 //! and `reactor` the I/O driver a runtime builder installs with
 //! `reactor::base_driver()`. The `fs` feature (on by default) adds [`fs`],
-//! file-system access through the runtime's blocking pool.
+//! file-system access through the runtime's blocking pool. On Unix the
+//! `signal` feature (on by default) adds [`signal`]: `ctrl_c` and Unix signal
+//! streams.
 
 #[cfg(feature = "fs")]
 pub mod fs;
@@ -20,6 +22,8 @@ pub mod net;
 #[cfg(feature = "net")]
 #[doc(hidden)]
 pub mod reactor;
+#[cfg(all(unix, feature = "signal"))]
+pub mod signal;
 
 #[cfg(feature = "net")]
 pub use reactor::{Interest, Ready};

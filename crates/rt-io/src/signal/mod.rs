@@ -1,0 +1,17 @@
+//! Signal handling (feature `signal`, Unix only): [`ctrl_c`] and, in
+//! [`unix`], a [`Signal`](unix::Signal) stream per signal kind.
+//!
+//! The module owns the whole path of a delivery. A process-wide handler per
+//! signal number (installed through `signal-hook-registry`, once, on first
+//! use) records the delivery in that number's event and writes a byte to a
+//! wake pipe; a dispatcher thread reading the pipe wakes every listener of
+//! the recorded events. Nothing here needs the reactor, so listeners work
+//! under any runtime, several runtimes at once, or a plain executor.
+
+mod ctrl_c;
+#[doc(hidden)]
+pub mod event;
+mod registry;
+pub mod unix;
+
+pub use ctrl_c::ctrl_c;
