@@ -13,17 +13,23 @@ mod config;
 pub(crate) mod context;
 mod driver;
 mod handle;
+pub(crate) mod metrics;
 mod park;
 #[allow(clippy::module_inception)]
 mod runtime;
 pub(crate) mod scheduler;
+mod slow_poll;
+mod unhandled_panic;
 
-pub use builder::{Builder, RngSeed, UnhandledPanic};
+pub use builder::{Builder, RngSeed};
 pub use context::TryCurrentError;
 pub use driver::{Driver, DriverHandles, Unpark};
 pub use handle::{EnterGuard, Handle};
+pub use metrics::{HistogramConfiguration, RuntimeMetrics};
 pub use park::{ParkThread, UnparkThread};
 pub use runtime::{Runtime, RuntimeFlavor};
+pub use slow_poll::SlowPoll;
+pub use unhandled_panic::{PanicCallback, UnhandledPanic};
 
 /// A hook run by the runtime on one of its threads.
 pub(crate) type Callback = std::sync::Arc<dyn Fn() + Send + Sync>;

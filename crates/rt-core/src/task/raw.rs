@@ -61,9 +61,10 @@ impl RawTask {
         scheduler: S,
         id: Id,
         location: &'static Location<'static>,
+        name: Option<Box<str>>,
     ) -> RawTask {
         RawTask {
-            ptr: Cell::allocate(future, scheduler, id, vtable::<F, S>(), location),
+            ptr: Cell::allocate(future, scheduler, id, vtable::<F, S>(), location, name),
         }
     }
 

@@ -11,6 +11,7 @@
 //! workers take it after they found nothing in the queues.
 
 use super::{Handle, Parker};
+use crate::runtime::metrics::{WorkerClock, WorkerMetrics};
 use crate::runtime::{context, scheduler};
 use crate::task::{coop, Header, Notified};
 use crate::util::rng::FastRand;
@@ -37,6 +38,8 @@ pub(crate) struct Core {
     is_shutdown: bool,
     parker: Parker,
     rand: FastRand,
+    /// Feeds the busy-time and wake-up counters.
+    clock: WorkerClock,
 }
 
 /// What other threads may reach of a worker.
@@ -44,6 +47,8 @@ pub(crate) struct Remote {
     stealer: Stealer<Task>,
     lifo: LifoSlot,
     parker: Parker,
+    /// The worker's counters, written only by the thread holding its core.
+    pub(super) metrics: WorkerMetrics,
 }
 
 /// The driving thread's context.
@@ -104,6 +109,7 @@ impl Core {
             stealer: local.stealer(),
             lifo: LifoSlot::new(),
             parker: parker.clone(),
+            metrics: WorkerMetrics::new(common.config.poll_histogram),
         };
         let core = Box::new(Core {
             index,
@@ -114,6 +120,7 @@ impl Core {
             is_shutdown: false,
             parker,
             rand: FastRand::from_seed(common.seed_generator.next_seed()),
+            clock: WorkerClock::start(),
         });
         (core, remote)
     }
@@ -164,7 +171,11 @@ impl Core {
                     continue;
                 }
                 match remotes[victim].stealer.steal_batch_and_pop(&self.local) {
-                    Steal::Success(task) => return Some(task),
+                    Steal::Success(task) => {
+                        let stolen = self.local.len() as u64 + 1;
+                        remotes[self.index].metrics.count_steal(stolen);
+                        return Some(task);
+                    }
                     Steal::Retry => retry = true,
                     Steal::Empty => {}
                 }
@@ -182,6 +193,7 @@ impl Core {
             let victim = (start + i) % n;
             if victim != self.index {
                 if let Some(task) = remotes[victim].lifo.take() {
+                    remotes[self.index].metrics.count_steal(1);
                     return Some(task);
                 }
             }
@@ -216,6 +228,27 @@ impl Remote {
     pub(super) fn unpark(&self) {
         self.parker.unpark();
     }
+
+    /// Tasks in the worker's queue and LIFO slot.
+    pub(super) fn queue_depth(&self) -> usize {
+        self.stealer.len() + usize::from(!self.lifo.is_empty())
+    }
+}
+
+/// Counts a timed poll in the histogram of the worker polling it, if this
+/// thread holds a worker's core (a `block_in_place` may have handed it on).
+pub(super) fn record_poll_time(handle: &Arc<Handle>, duration: std::time::Duration) {
+    context::with_scheduler(|cx| {
+        if let Some(scheduler::Context::MultiThread(cx)) = cx {
+            if Arc::ptr_eq(&cx.handle, handle) {
+                if let Some(core) = cx.core.borrow().as_ref() {
+                    handle.shared.remotes[core.index]
+                        .metrics
+                        .record_poll_time(duration);
+                }
+            }
+        }
+    });
 }
 
 /// Starts a thread that runs `core` as a worker.
@@ -269,6 +302,8 @@ impl Context {
     fn run(&self, mut core: Box<Core>) -> Result<Box<Core>, ()> {
         let handle = &self.handle;
         let config = &handle.common.config;
+        // The core may come from another thread (`block_in_place`).
+        core.clock = WorkerClock::start();
         while !core.is_shutdown {
             core.tick = core.tick.wrapping_add(1);
             if core.tick % config.event_interval == 0 {
@@ -293,8 +328,10 @@ impl Context {
         let task = handle.shared.owned.assert_owner(task);
         core.transition_from_searching(handle);
         core.lifo_enabled = true;
+        let metrics = &handle.shared.remotes[core.index].metrics;
+        metrics.count_poll(&mut core.clock);
         *self.core.borrow_mut() = Some(core);
-        coop::with_budget(handle.common.config.budget, || {
+        coop::with_budget_value(handle.common.config.budget, || {
             task.run();
             let mut lifo_polls = 0;
             loop {
@@ -315,6 +352,7 @@ impl Context {
                     core.lifo_enabled = false;
                 }
                 let task = handle.shared.owned.assert_owner(task);
+                metrics.count_poll(&mut core.clock);
                 *self.core.borrow_mut() = Some(core);
                 task.run();
             }
@@ -324,6 +362,8 @@ impl Context {
     /// Polls the driver without blocking and notices shutdown.
     fn maintenance(&self, core: Box<Core>) -> Box<Core> {
         let mut core = self.park_with(core, Some(std::time::Duration::ZERO));
+        let metrics = &self.handle.shared.remotes[core.index].metrics;
+        metrics.sample_forced_yields(&mut core.clock);
         if self.handle.shared.closed.load(Ordering::Acquire) {
             core.is_shutdown = true;
         }
@@ -345,11 +385,14 @@ impl Context {
         }
         core.is_searching = false;
         let config = &handle.common.config;
+        let metrics = &handle.shared.remotes[core.index].metrics;
         loop {
+            metrics.before_park(&mut core.clock);
             if let Some(f) = &config.before_park {
                 f();
             }
             core = self.park_with(core, None);
+            metrics.after_unpark(&mut core.clock);
             if let Some(f) = &config.after_unpark {
                 f();
             }
