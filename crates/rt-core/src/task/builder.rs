@@ -6,6 +6,7 @@ use super::{Id, JoinHandle};
 use crate::runtime::{context, Handle};
 use std::future::Future;
 use std::io;
+use std::panic::Location;
 
 /// Spawns a task with a name.
 ///
@@ -59,7 +60,8 @@ impl<'a> Builder<'a> {
         F::Output: Send + 'static,
     {
         let name = self.owned_name();
-        context::with_current(|h| h.spawn_named(future, Id::next(), name))
+        let location = Location::caller();
+        context::with_current(|h| h.spawn_named(future, Id::next(), name, location))
             .map_err(|e| io::Error::other(e.to_string()))
     }
 
@@ -76,7 +78,7 @@ impl<'a> Builder<'a> {
     {
         Ok(handle
             .inner
-            .spawn_named(future, Id::next(), self.owned_name()))
+            .spawn_named(future, Id::next(), self.owned_name(), Location::caller()))
     }
 
     /// Spawns a `!Send` future onto the current

@@ -73,20 +73,21 @@ impl<S: Schedule> OwnedTasks<S> {
 
     /// Creates a task owned by this list. Returns its `JoinHandle` and, unless
     /// the list is closed (then the task is cancelled at once), the
-    /// `Notified` to queue.
-    #[track_caller]
+    /// `Notified` to queue. `location` is where the user spawned it (passed
+    /// down explicitly: `#[track_caller]` does not cross closures).
     pub(crate) fn bind<F>(
         &self,
         future: F,
         scheduler: S,
         id: super::Id,
         name: Option<Box<str>>,
+        location: &'static Location<'static>,
     ) -> (JoinHandle<F::Output>, Option<Notified<S>>)
     where
         F: Future + Send + 'static,
         F::Output: Send + 'static,
     {
-        let (task, notified, join) = new_task(future, scheduler, id, Location::caller(), name);
+        let (task, notified, join) = new_task(future, scheduler, id, location, name);
         // SAFETY: the future is Send, so the task may run on any thread.
         let notified = unsafe { self.bind_inner(task, notified) };
         (join, notified)
@@ -98,19 +99,19 @@ impl<S: Schedule> OwnedTasks<S> {
     ///
     /// The tasks of this list must only be polled, cancelled and dropped on
     /// the thread that owns the list (the `LocalSet` rule).
-    #[track_caller]
     pub(crate) unsafe fn bind_local<F>(
         &self,
         future: F,
         scheduler: S,
         id: super::Id,
         name: Option<Box<str>>,
+        location: &'static Location<'static>,
     ) -> (JoinHandle<F::Output>, Option<Notified<S>>)
     where
         F: Future + 'static,
         F::Output: 'static,
     {
-        let (task, notified, join) = new_task(future, scheduler, id, Location::caller(), name);
+        let (task, notified, join) = new_task(future, scheduler, id, location, name);
         // SAFETY: forwarded to the caller.
         let notified = unsafe { self.bind_inner(task, notified) };
         (join, notified)

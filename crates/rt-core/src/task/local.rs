@@ -329,9 +329,13 @@ impl Context {
         // only by `Drop for LocalSet`, both on the owner thread (the set is
         // !Send), which is the contract of `bind_local`.
         let (join, notified) = unsafe {
-            self.shared
-                .owned
-                .bind_local(future, self.shared.clone(), Id::next(), name)
+            self.shared.owned.bind_local(
+                future,
+                self.shared.clone(),
+                Id::next(),
+                name,
+                std::panic::Location::caller(),
+            )
         };
         if let Some(notified) = notified {
             self.shared.schedule(notified);

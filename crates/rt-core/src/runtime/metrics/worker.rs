@@ -83,8 +83,16 @@ impl WorkerMetrics {
         if std::mem::take(&mut clock.idle_wake) {
             bump(&self.noops, 1);
         }
-        let busy = clock.busy_since.elapsed();
+        self.flush(clock);
+    }
+
+    /// Brings busy time and forced yields up to date (at a park, or when
+    /// the worker stops running for a while).
+    pub(crate) fn flush(&self, clock: &mut WorkerClock) {
+        let now = Instant::now();
+        let busy = now.saturating_duration_since(clock.busy_since);
         bump(&self.busy_nanos, busy.as_nanos() as u64);
+        clock.busy_since = now;
         self.sample_forced_yields(clock);
     }
 

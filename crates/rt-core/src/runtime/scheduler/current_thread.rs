@@ -20,6 +20,7 @@ use std::any::Any;
 use std::cell::RefCell;
 use std::collections::VecDeque;
 use std::future::Future;
+use std::panic::Location;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Condvar, Mutex};
 use std::task::{Context as TaskContext, Poll, Wake, Waker};
@@ -87,12 +88,13 @@ impl Handle {
         future: F,
         id: Id,
         name: Option<Box<str>>,
+        location: &'static Location<'static>,
     ) -> JoinHandle<F::Output>
     where
         F: Future + Send + 'static,
         F::Output: Send + 'static,
     {
-        let (join, notified) = me.owned.bind(future, me.clone(), id, name);
+        let (join, notified) = me.owned.bind(future, me.clone(), id, name, location);
         if let Some(notified) = notified {
             me.schedule(notified);
         }
@@ -323,6 +325,7 @@ impl CoreGuard {
                     });
                     core = c;
                     if let Poll::Ready(out) = polled {
+                        handle.metrics.flush(&mut core.clock);
                         return (core, out);
                     }
                 }

@@ -16,6 +16,7 @@ use crate::task::{Header, Id, JoinHandle};
 use crate::util::rng::SeedGenerator;
 use std::any::Any;
 use std::future::Future;
+use std::panic::Location;
 use std::sync::atomic::Ordering;
 use std::sync::Arc;
 use std::time::Instant;
@@ -136,24 +137,27 @@ impl Handle {
         F: Future + Send + 'static,
         F::Output: Send + 'static,
     {
-        self.spawn_named(future, id, None)
+        self.spawn_named(future, id, None, Location::caller())
     }
 
-    /// `spawn` with an optional task name (shown in task dumps).
-    #[track_caller]
+    /// `spawn` with an optional task name (shown in task dumps) and the
+    /// user's spawn location.
     pub(crate) fn spawn_named<F>(
         &self,
         future: F,
         id: Id,
         name: Option<Box<str>>,
+        location: &'static Location<'static>,
     ) -> JoinHandle<F::Output>
     where
         F: Future + Send + 'static,
         F::Output: Send + 'static,
     {
         match self {
-            Handle::CurrentThread(h) => current_thread::Handle::spawn(h, future, id, name),
-            Handle::MultiThread(h) => multi_thread::Handle::spawn(h, future, id, name),
+            Handle::CurrentThread(h) => {
+                current_thread::Handle::spawn(h, future, id, name, location)
+            }
+            Handle::MultiThread(h) => multi_thread::Handle::spawn(h, future, id, name, location),
         }
     }
 

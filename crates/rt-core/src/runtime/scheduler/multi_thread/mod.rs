@@ -27,6 +27,7 @@ use park::{Parker, SharedDriver};
 use std::any::Any;
 use std::future::Future;
 use std::io;
+use std::panic::Location;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::{Arc, Condvar, Mutex};
 use worker::{Core, Remote};
@@ -109,12 +110,13 @@ impl Handle {
         future: F,
         id: Id,
         name: Option<Box<str>>,
+        location: &'static Location<'static>,
     ) -> JoinHandle<F::Output>
     where
         F: Future + Send + 'static,
         F::Output: Send + 'static,
     {
-        let (join, notified) = me.shared.owned.bind(future, me.clone(), id, name);
+        let (join, notified) = me.shared.owned.bind(future, me.clone(), id, name, location);
         if let Some(notified) = notified {
             worker::schedule_task(me, notified, false);
         }
