@@ -26,7 +26,8 @@ pub enum TaskState {
     Scheduled,
     /// Being polled (or cancelled) on some thread right now.
     Running,
-    /// Finished; its output waits for the `JoinHandle`.
+    /// Finished. A finished task leaves the runtime's list at once, so a
+    /// dump shows this state only in that short window.
     Complete,
 }
 

@@ -33,6 +33,8 @@
 //! ```
 
 mod histogram;
+#[cfg(all(test, loom))]
+mod loom_models;
 mod worker;
 
 pub use histogram::HistogramConfiguration;
