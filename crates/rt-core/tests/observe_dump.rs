@@ -186,3 +186,35 @@ fn plain_spawns_record_the_caller_location() {
         a.abort();
     });
 }
+
+#[test]
+fn builder_spawn_local_on_and_blocking() {
+    let rt = Builder::new_current_thread().build().unwrap();
+    assert!(task::Builder::new().spawn_blocking(|| 1).is_err());
+    let blocking = task::Builder::new()
+        .name("io")
+        .spawn_blocking_on(|| 2, rt.handle())
+        .unwrap();
+    assert_eq!(rt.block_on(blocking).unwrap(), 2);
+
+    let local = LocalSet::new();
+    let line = line!() + 3;
+    let named = task::Builder::new()
+        .name("local-on")
+        .spawn_local_on(async { std::rc::Rc::new(4) }, &local)
+        .unwrap();
+    let before = local.dump();
+    let info = find(before.tasks(), "local-on");
+    assert_eq!(info.state(), TaskState::Scheduled);
+    assert_eq!(info.location().line(), line);
+    let out = local.block_on(&rt, async {
+        let inside = task::Builder::new()
+            .spawn_blocking(|| 3)
+            .unwrap()
+            .await
+            .unwrap();
+        *named.await.unwrap() + inside
+    });
+    assert_eq!(out, 7);
+    assert!(local.dump().tasks().is_empty());
+}

@@ -140,7 +140,8 @@ impl Handle {
 
     /// A snapshot of every live task of this runtime: id, name, spawn
     /// location, state, poll count and time since the last poll. Tasks of a
-    /// `LocalSet` belong to the set, not the runtime, and are not listed.
+    /// `LocalSet` belong to the set, not the runtime, and are not listed:
+    /// see [`LocalSet::dump`](crate::task::LocalSet::dump).
     ///
     /// Taking a dump briefly holds each shard lock of the task list, which
     /// spawning and completing also take; the poll path is not affected.

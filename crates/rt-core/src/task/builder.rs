@@ -2,7 +2,7 @@
 //! dumps and slow-poll reports).
 
 use super::local::spawn_local_named;
-use super::{Id, JoinHandle};
+use super::{Id, JoinHandle, LocalSet};
 use crate::runtime::{context, Handle};
 use std::future::Future;
 use std::io;
@@ -96,5 +96,62 @@ impl<'a> Builder<'a> {
         spawn_local_named(future, self.owned_name()).ok_or_else(|| {
             io::Error::other("`spawn_local` called from outside of a `task::LocalSet`")
         })
+    }
+
+    /// Spawns a `!Send` future onto `local_set`, like
+    /// [`LocalSet::spawn_local`].
+    ///
+    /// # Errors
+    ///
+    /// None today; the `Result` leaves room for options that can fail.
+    #[track_caller]
+    pub fn spawn_local_on<F>(
+        self,
+        future: F,
+        local_set: &LocalSet,
+    ) -> io::Result<JoinHandle<F::Output>>
+    where
+        F: Future + 'static,
+        F::Output: 'static,
+    {
+        Ok(local_set.spawn_named(future, self.owned_name()))
+    }
+
+    /// Runs a blocking closure on the current runtime's blocking pool, like
+    /// [`spawn_blocking`](super::spawn_blocking). Blocking tasks are not
+    /// listed in task dumps, so the name is not kept.
+    ///
+    /// # Errors
+    ///
+    /// Outside a runtime.
+    #[track_caller]
+    pub fn spawn_blocking<Function, Output>(
+        self,
+        function: Function,
+    ) -> io::Result<JoinHandle<Output>>
+    where
+        Function: FnOnce() -> Output + Send + 'static,
+        Output: Send + 'static,
+    {
+        context::with_current(|h| h.spawn_blocking(function))
+            .map_err(|e| io::Error::other(e.to_string()))
+    }
+
+    /// Runs a blocking closure on the blocking pool of `handle`'s runtime.
+    ///
+    /// # Errors
+    ///
+    /// None today; the `Result` leaves room for options that can fail.
+    #[track_caller]
+    pub fn spawn_blocking_on<Function, Output>(
+        self,
+        function: Function,
+        handle: &Handle,
+    ) -> io::Result<JoinHandle<Output>>
+    where
+        Function: FnOnce() -> Output + Send + 'static,
+        Output: Send + 'static,
+    {
+        Ok(handle.spawn_blocking(function))
     }
 }

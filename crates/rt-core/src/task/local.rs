@@ -145,6 +145,35 @@ impl LocalSet {
         self.context.spawn(future)
     }
 
+    /// `spawn_local` with a task name (for `task::Builder`).
+    #[track_caller]
+    pub(super) fn spawn_named<F>(&self, future: F, name: Option<Box<str>>) -> JoinHandle<F::Output>
+    where
+        F: Future + 'static,
+        F::Output: 'static,
+    {
+        self.context.spawn_named(future, name)
+    }
+
+    /// A snapshot of this set's live tasks, like
+    /// [`Handle::dump`](crate::runtime::Handle::dump) for a runtime (whose
+    /// dump does not include them).
+    ///
+    /// ```
+    /// let local = rt_core::task::LocalSet::new();
+    /// local.spawn_local(async {});
+    /// assert_eq!(local.dump().tasks().len(), 1);
+    /// ```
+    pub fn dump(&self) -> super::Dump {
+        let now = std::time::Instant::now();
+        let mut tasks = Vec::new();
+        self.context
+            .shared
+            .owned
+            .for_each(|header| tasks.push(super::dump::task_info(header, now)));
+        super::Dump::new(tasks)
+    }
+
     /// Makes this set current, so that [`spawn_local`] works, until the
     /// guard drops.
     pub fn enter(&self) -> LocalEnterGuard {
@@ -320,7 +349,7 @@ impl Context {
     }
 
     #[track_caller]
-    fn spawn_named<F>(&self, future: F, name: Option<Box<str>>) -> JoinHandle<F::Output>
+    pub(super) fn spawn_named<F>(&self, future: F, name: Option<Box<str>>) -> JoinHandle<F::Output>
     where
         F: Future + 'static,
         F::Output: 'static,
