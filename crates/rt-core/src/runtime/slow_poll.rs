@@ -1,39 +1,5 @@
 //! Slow-poll detection: report a task whose single poll held its thread
 //! longer than a threshold.
-//!
-//! A poll that runs long (blocking I/O, a heavy computation, a lock held
-//! across a busy section) stalls every other task queued on that thread.
-//! With [`Builder::on_slow_poll`](super::Builder::on_slow_poll), the
-//! scheduler times each poll and calls the hook, on the thread that polled,
-//! right after a poll that took at least the threshold.
-//!
-//! ```
-//! use std::sync::atomic::{AtomicUsize, Ordering};
-//! use std::sync::Arc;
-//! use std::time::{Duration, Instant};
-//!
-//! let reports = Arc::new(AtomicUsize::new(0));
-//! let seen = reports.clone();
-//! let rt = rt_core::runtime::Builder::new_current_thread()
-//!     .on_slow_poll(Duration::from_millis(5), move |poll| {
-//!         assert!(poll.duration() >= Duration::from_millis(5));
-//!         seen.fetch_add(1, Ordering::Relaxed);
-//!     })
-//!     .build()
-//!     .unwrap();
-//! rt.block_on(async {
-//!     rt_core::spawn(async {
-//!         // Busy for 10 ms without yielding: a slow poll.
-//!         let start = Instant::now();
-//!         while start.elapsed() < Duration::from_millis(10) {
-//!             std::hint::spin_loop();
-//!         }
-//!     })
-//!     .await
-//!     .unwrap();
-//! });
-//! assert_eq!(reports.load(Ordering::Relaxed), 1);
-//! ```
 
 use crate::task::Id;
 use std::fmt;
@@ -42,6 +8,40 @@ use std::sync::Arc;
 use std::time::Duration;
 
 /// One timed poll of a task, as handed to the slow-poll hook.
+///
+/// A poll that runs long (blocking I/O, a heavy computation, a lock held
+/// across a busy section) stalls every other task queued on that thread.
+/// With [`Builder::on_slow_poll`](super::Builder::on_slow_poll), the
+/// scheduler times each poll and calls the hook, on the thread that polled,
+/// right after a poll that took at least the threshold.
+///
+/// ```
+/// use std::sync::atomic::{AtomicUsize, Ordering};
+/// use std::sync::Arc;
+/// use std::time::{Duration, Instant};
+///
+/// let reports = Arc::new(AtomicUsize::new(0));
+/// let seen = reports.clone();
+/// let rt = rt_core::runtime::Builder::new_current_thread()
+///     .on_slow_poll(Duration::from_millis(5), move |poll| {
+///         assert!(poll.duration() >= Duration::from_millis(5));
+///         seen.fetch_add(1, Ordering::Relaxed);
+///     })
+///     .build()
+///     .unwrap();
+/// rt.block_on(async {
+///     rt_core::spawn(async {
+///         // Busy for 10 ms without yielding: a slow poll.
+///         let start = Instant::now();
+///         while start.elapsed() < Duration::from_millis(10) {
+///             std::hint::spin_loop();
+///         }
+///     })
+///     .await
+///     .unwrap();
+/// });
+/// assert_eq!(reports.load(Ordering::Relaxed), 1);
+/// ```
 #[derive(Debug, Clone, Copy)]
 pub struct SlowPoll<'a> {
     pub(crate) id: Id,

@@ -1,28 +1,4 @@
 //! What a runtime does when a spawned task panics.
-//!
-//! The panic is always caught and handed to the task's `JoinHandle` as a
-//! [`JoinError`](crate::task::JoinError); the policy set with
-//! [`Builder::unhandled_panic`](super::Builder::unhandled_panic) decides
-//! what happens besides. It works the same on both flavors.
-//!
-//! ```
-//! use std::sync::{Arc, Mutex};
-//! use rt_core::runtime::{Builder, UnhandledPanic};
-//!
-//! let seen = Arc::new(Mutex::new(Vec::new()));
-//! let log = seen.clone();
-//! let rt = Builder::new_current_thread()
-//!     .unhandled_panic(UnhandledPanic::callback(move |id, payload| {
-//!         let message = payload.downcast_ref::<&str>().copied().unwrap_or("?");
-//!         log.lock().unwrap().push((id, message.to_string()));
-//!     }))
-//!     .build()
-//!     .unwrap();
-//! let task = rt.spawn(async { panic!("boom") });
-//! let id = task.id();
-//! assert!(rt.block_on(task).unwrap_err().is_panic());
-//! assert_eq!(*seen.lock().unwrap(), vec![(id, "boom".to_string())]);
-//! ```
 
 use crate::task::Id;
 use std::any::Any;
@@ -30,8 +6,31 @@ use std::fmt;
 use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::sync::Arc;
 
-/// What the runtime does when a spawned task panics; see the
-/// [module docs](self).
+/// What the runtime does when a spawned task panics.
+///
+/// The panic is always caught and handed to the task's `JoinHandle` as a
+/// [`JoinError`](crate::task::JoinError); the policy set with
+/// [`Builder::unhandled_panic`](super::Builder::unhandled_panic) decides
+/// what happens besides. It works the same on both flavors.
+///
+/// ```
+/// use std::sync::{Arc, Mutex};
+/// use rt_core::runtime::{Builder, UnhandledPanic};
+///
+/// let seen = Arc::new(Mutex::new(Vec::new()));
+/// let log = seen.clone();
+/// let rt = Builder::new_current_thread()
+///     .unhandled_panic(UnhandledPanic::callback(move |id, payload| {
+///         let message = payload.downcast_ref::<&str>().copied().unwrap_or("?");
+///         log.lock().unwrap().push((id, message.to_string()));
+///     }))
+///     .build()
+///     .unwrap();
+/// let task = rt.spawn(async { panic!("boom") });
+/// let id = task.id();
+/// assert!(rt.block_on(task).unwrap_err().is_panic());
+/// assert_eq!(*seen.lock().unwrap(), vec![(id, "boom".to_string())]);
+/// ```
 #[derive(Clone, Default)]
 #[non_exhaustive]
 pub enum UnhandledPanic {

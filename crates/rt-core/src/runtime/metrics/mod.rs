@@ -1,36 +1,5 @@
 //! Runtime metrics: counters the schedulers keep about themselves, read
 //! through [`Handle::metrics`](super::Handle::metrics).
-//!
-//! Every worker owns its counters (polls, steals, parks, busy time, ...)
-//! and is the only thread that writes them, with plain relaxed stores, so
-//! keeping them costs next to nothing; readers see recent values, not a
-//! consistent snapshot across counters. The poll-time histogram is off by
-//! default because it reads the clock twice per poll; turn it on with
-//! [`Builder::enable_metrics_poll_time_histogram`](super::Builder::enable_metrics_poll_time_histogram).
-//!
-//! ```
-//! use rt_core::runtime::Builder;
-//!
-//! let rt = Builder::new_multi_thread()
-//!     .worker_threads(2)
-//!     .enable_metrics_poll_time_histogram()
-//!     .build()
-//!     .unwrap();
-//! rt.block_on(async {
-//!     for _ in 0..10 {
-//!         rt_core::spawn(async {}).await.unwrap();
-//!     }
-//! });
-//! let metrics = rt.handle().metrics();
-//! assert_eq!(metrics.num_workers(), 2);
-//! let polls: u64 = (0..2).map(|w| metrics.worker_poll_count(w)).sum();
-//! assert!(polls >= 10);
-//! let histogram: u64 = (0..2)
-//!     .flat_map(|w| (0..metrics.poll_time_histogram_num_buckets()).map(move |b| (w, b)))
-//!     .map(|(w, b)| metrics.poll_time_histogram_bucket_count(w, b))
-//!     .sum();
-//! assert!(histogram >= 10);
-//! ```
 
 mod histogram;
 #[cfg(all(test, loom))]
@@ -44,7 +13,38 @@ use super::scheduler;
 use std::ops::Range;
 use std::time::Duration;
 
-/// A view of a runtime's counters; see the [module docs](self).
+/// A view of a runtime's counters, from [`Handle::metrics`](super::Handle::metrics).
+///
+/// Every worker owns its counters (polls, steals, parks, busy time, ...)
+/// and is the only thread that writes them, with plain relaxed stores, so
+/// keeping them costs next to nothing; readers see recent values, not a
+/// consistent snapshot across counters. The poll-time histogram is off by
+/// default because it reads the clock twice per poll; turn it on with
+/// [`Builder::enable_metrics_poll_time_histogram`](super::Builder::enable_metrics_poll_time_histogram).
+///
+/// ```
+/// use rt_core::runtime::Builder;
+///
+/// let rt = Builder::new_multi_thread()
+///     .worker_threads(2)
+///     .enable_metrics_poll_time_histogram()
+///     .build()
+///     .unwrap();
+/// rt.block_on(async {
+///     for _ in 0..10 {
+///         rt_core::spawn(async {}).await.unwrap();
+///     }
+/// });
+/// let metrics = rt.handle().metrics();
+/// assert_eq!(metrics.num_workers(), 2);
+/// let polls: u64 = (0..2).map(|w| metrics.worker_poll_count(w)).sum();
+/// assert!(polls >= 10);
+/// let histogram: u64 = (0..2)
+///     .flat_map(|w| (0..metrics.poll_time_histogram_num_buckets()).map(move |b| (w, b)))
+///     .map(|(w, b)| metrics.poll_time_histogram_bucket_count(w, b))
+///     .sum();
+/// assert!(histogram >= 10);
+/// ```
 ///
 /// Methods taking a `worker` index panic if it is not below
 /// [`num_workers`](Self::num_workers).
