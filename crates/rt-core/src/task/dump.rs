@@ -63,12 +63,13 @@ impl TaskInfo {
         self.state
     }
 
-    /// How many times the task was polled.
+    /// How many times the task was polled (counted modulo 2^32).
     pub fn poll_count(&self) -> u64 {
         self.polls
     }
 
-    /// Time since the task's last poll ended. Polls are only timed when the
+    /// Time since the task's last poll ended, to the millisecond (right for
+    /// gaps under about 49 days). Polls are only timed when the
     /// runtime measures them (slow-poll detection or the poll-time
     /// histogram is enabled); otherwise, and before the first poll, `None`.
     pub fn since_last_poll(&self) -> Option<Duration> {
@@ -135,12 +136,13 @@ impl IntoFuture for Dump {
     }
 }
 
-/// Nanoseconds since a process-wide epoch, for timestamps stored in an
-/// `AtomicU64`.
-pub(crate) fn clock_nanos(at: Instant) -> u64 {
+/// Milliseconds since a process-wide epoch, modulo 2^32 (about 49 days),
+/// for timestamps kept in an `AtomicU32`; differences are taken with
+/// wrapping arithmetic, so they stay right for gaps shorter than that.
+pub(crate) fn clock_millis(at: Instant) -> u32 {
     static EPOCH: OnceLock<Instant> = OnceLock::new();
     let epoch = *EPOCH.get_or_init(Instant::now);
-    at.saturating_duration_since(epoch).as_nanos() as u64
+    at.saturating_duration_since(epoch).as_millis() as u32
 }
 
 /// Reads a dump entry off a live task.
@@ -161,13 +163,13 @@ pub(crate) fn task_info(header: &Header, now: Instant) -> TaskInfo {
     let trailer = unsafe { Header::trailer(NonNull::from(header)).as_ref() };
     let last = trailer.last_poll.load(Ordering::Relaxed);
     let since_last_poll =
-        (last != 0).then(|| Duration::from_nanos(clock_nanos(now).saturating_sub(last)));
+        (last != 0).then(|| Duration::from_millis(u64::from(clock_millis(now).wrapping_sub(last))));
     TaskInfo {
         id: header.id,
-        name: trailer.name.as_deref().map(str::to_owned),
+        name: trailer.name.as_deref().map(|name| name.to_string()),
         location: trailer.location,
         state,
-        polls: trailer.polls.load(Ordering::Relaxed),
+        polls: u64::from(trailer.polls.load(Ordering::Relaxed)),
         since_last_poll,
     }
 }

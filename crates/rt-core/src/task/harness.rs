@@ -5,7 +5,7 @@
 //! must reschedule, or must free the cell.
 
 use super::core::{Cell, Core, Header, Stage, Trailer};
-use super::dump::clock_nanos;
+use super::dump::clock_millis;
 use super::error::JoinError;
 use super::id::CurrentTaskGuard;
 use super::state::{Snapshot, TransitionToIdle, TransitionToRunning};
@@ -94,10 +94,10 @@ impl<F: Future, S: Schedule> Harness<F, S> {
     fn report_poll(&self, started: Instant) {
         let ended = Instant::now();
         let trailer = self.trailer();
-        trailer.set_last_poll(clock_nanos(ended));
+        trailer.set_last_poll(clock_millis(ended));
         let poll = SlowPoll {
             id: self.header().id,
-            name: trailer.name.as_deref(),
+            name: trailer.name.as_deref().map(|name| &**name),
             location: trailer.location,
             duration: ended.saturating_duration_since(started),
         };

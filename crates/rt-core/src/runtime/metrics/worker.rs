@@ -11,6 +11,11 @@ use crate::task::coop;
 use std::time::{Duration, Instant};
 
 /// Counters of one worker.
+///
+/// Aligned to its own cache lines: the owner writes here on every poll, and
+/// the neighbouring fields (another worker's queue handles, LIFO slot) are
+/// read by thieves, which must not pay for those writes.
+#[repr(align(128))]
 pub(crate) struct WorkerMetrics {
     pub(crate) polls: AtomicU64,
     /// Tasks taken from other workers' queues.
