@@ -21,6 +21,10 @@
 //! * The join waker slot follows the `JOIN_WAKER` protocol in `state.rs`.
 //! * `queue_next` belongs to the run queue holding the `Notified`; the
 //!   owned-list links to the list, under its shard lock.
+//! * The trailer's poll counter and last-poll time are written only by the
+//!   holder of `RUNNING` (relaxed load and store) and read by task dumps
+//!   under the owned-list shard lock; the name and spawn location never
+//!   change after spawn.
 //!
 //! The last reference to go frees the cell, whoever holds it.
 
