@@ -8,7 +8,8 @@ use std::io;
 use std::time::Duration;
 
 pub use rt_core::runtime::{
-    EnterGuard, Handle, RngSeed, Runtime, RuntimeFlavor, TryCurrentError, UnhandledPanic,
+    EnterGuard, Handle, HistogramConfiguration, PanicCallback, RngSeed, Runtime, RuntimeFlavor,
+    RuntimeMetrics, SlowPoll, TryCurrentError, UnhandledPanic,
 };
 
 /// Configures and builds a [`Runtime`], with tokio's method names.
@@ -179,10 +180,37 @@ impl Builder {
         self
     }
 
-    /// Coop budget units per task poll (default 128).
+    /// Coop budget units per task poll (default 128); `None` turns the
+    /// budget off.
     #[track_caller]
-    pub fn coop_budget(&mut self, units: u32) -> &mut Self {
+    pub fn coop_budget(&mut self, units: impl Into<Option<u32>>) -> &mut Self {
         self.inner.coop_budget(units);
+        self
+    }
+
+    /// Calls `f` after every task poll that took at least `threshold`, with
+    /// the task's id, name, spawn location and the poll's duration.
+    pub fn on_slow_poll<F>(&mut self, threshold: Duration, f: F) -> &mut Self
+    where
+        F: Fn(&SlowPoll<'_>) + Send + Sync + 'static,
+    {
+        self.inner.on_slow_poll(threshold, f);
+        self
+    }
+
+    /// Records a histogram of task poll times in [`RuntimeMetrics`].
+    pub fn enable_metrics_poll_time_histogram(&mut self) -> &mut Self {
+        self.inner.enable_metrics_poll_time_histogram();
+        self
+    }
+
+    /// The poll-time histogram's buckets.
+    pub fn metrics_poll_time_histogram_configuration(
+        &mut self,
+        configuration: HistogramConfiguration,
+    ) -> &mut Self {
+        self.inner
+            .metrics_poll_time_histogram_configuration(configuration);
         self
     }
 

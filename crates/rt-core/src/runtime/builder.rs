@@ -4,9 +4,11 @@ use super::blocking::PoolConfig;
 use super::blocking::{BlockingActivity, BlockingPool};
 use super::config::Config;
 use super::driver::{BaseDriverFactory, Driver, DriverHandles, DriverLayerFactory};
+use super::metrics::HistogramConfiguration;
 use super::park::ParkThread;
 use super::scheduler::{self, current_thread, multi_thread, Common};
-use super::{Callback, Handle, Runtime};
+use super::slow_poll::{SlowPoll, SlowPollHook};
+use super::{Callback, Handle, Runtime, UnhandledPanic};
 use crate::task::coop::DEFAULT_BUDGET;
 use crate::util::rng::SeedGenerator;
 use std::fmt;
@@ -41,7 +43,10 @@ pub struct Builder {
     keep_alive: Option<Duration>,
     seed: Option<RngSeed>,
     unhandled_panic: UnhandledPanic,
-    budget: u32,
+    budget: Option<u32>,
+    slow_poll: Option<SlowPollHook>,
+    poll_histogram: Option<HistogramConfiguration>,
+    poll_histogram_enabled: bool,
     base_driver: Option<BaseDriverFactory>,
     driver_layers: Vec<DriverLayerFactory>,
 }
@@ -50,23 +55,6 @@ pub struct Builder {
 enum Kind {
     CurrentThread,
     MultiThread,
-}
-
-/// What the runtime does when a spawned task panics.
-///
-/// The panic is always caught and reported through the task's
-/// `JoinHandle`; this decides whether the runtime also stops.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[non_exhaustive]
-pub enum UnhandledPanic {
-    /// Keep running (the default, as in tokio).
-    #[default]
-    Ignore,
-    /// Stop the runtime: every other task is cancelled at once, new spawns
-    /// are cancelled, and `block_on` panics at its next scheduling point
-    /// (current-thread) or no longer makes progress on spawned tasks
-    /// (multi-thread, whose workers stop).
-    ShutdownRuntime,
 }
 
 /// A seed that makes a runtime's random choices (which `select!` branch is
@@ -131,7 +119,10 @@ impl Builder {
             keep_alive: None,
             seed: None,
             unhandled_panic: UnhandledPanic::Ignore,
-            budget: DEFAULT_BUDGET,
+            budget: Some(DEFAULT_BUDGET),
+            slow_poll: None,
+            poll_histogram: None,
+            poll_histogram_enabled: false,
             base_driver: None,
             driver_layers: Vec::new(),
         }
@@ -242,27 +233,75 @@ impl Builder {
     }
 
     /// Fixes every random choice the runtime makes, for reproducible runs.
+    ///
+    /// Without a seed, `build` reads the `RT_SEED` environment variable (a
+    /// decimal `u64`) and otherwise picks one at random; either way
+    /// [`Handle::rng_seed`] reports the seed in use, so that a failing run
+    /// can be replayed with `RT_SEED=<seed>`.
     pub fn rng_seed(&mut self, seed: RngSeed) -> &mut Self {
         self.seed = Some(seed);
         self
     }
 
-    /// What to do when a spawned task panics (default: keep running).
+    /// What to do when a spawned task panics (default: keep running). See
+    /// [`UnhandledPanic`].
     pub fn unhandled_panic(&mut self, behavior: UnhandledPanic) -> &mut Self {
         self.unhandled_panic = behavior;
         self
     }
 
     /// Coop budget units a task may spend per poll before resources make it
-    /// yield (default 128).
+    /// yield (default 128). `None` turns the budget off: resources never
+    /// force a task to yield.
+    ///
+    /// ```
+    /// let rt = rt_core::runtime::Builder::new_current_thread()
+    ///     .coop_budget(None)
+    ///     .build()
+    ///     .unwrap();
+    /// assert!(rt.block_on(async { rt_core::task::coop::has_budget_remaining() }));
+    /// ```
     ///
     /// # Panics
     ///
-    /// If `units` is 0.
+    /// If `units` is `Some(0)`.
     #[track_caller]
-    pub fn coop_budget(&mut self, units: u32) -> &mut Self {
-        assert!(units > 0, "coop budget must be greater than 0");
+    pub fn coop_budget(&mut self, units: impl Into<Option<u32>>) -> &mut Self {
+        let units = units.into();
+        assert!(units != Some(0), "coop budget must be greater than 0");
         self.budget = units;
+        self
+    }
+
+    /// Reports every task poll that takes `threshold` or longer to `f`, on
+    /// the thread that polled, with the task's id, name and spawn location
+    /// (see [`SlowPoll`]). Turns on poll timing (two clock reads per poll).
+    pub fn on_slow_poll<F>(&mut self, threshold: Duration, f: F) -> &mut Self
+    where
+        F: Fn(&SlowPoll<'_>) + Send + Sync + 'static,
+    {
+        self.slow_poll = Some(SlowPollHook {
+            threshold,
+            callback: Arc::new(f),
+        });
+        self
+    }
+
+    /// Counts task poll durations into a histogram per worker, read through
+    /// [`RuntimeMetrics`](super::RuntimeMetrics) (off by default: it reads
+    /// the clock twice per poll).
+    pub fn enable_metrics_poll_time_histogram(&mut self) -> &mut Self {
+        self.poll_histogram_enabled = true;
+        self
+    }
+
+    /// The poll-time histogram's buckets (default: ten of 100 µs). Takes
+    /// effect with [`enable_metrics_poll_time_histogram`](Self::enable_metrics_poll_time_histogram).
+    pub fn metrics_poll_time_histogram_configuration(
+        &mut self,
+        configuration: HistogramConfiguration,
+    ) -> &mut Self {
+        self.poll_histogram = Some(configuration);
         self
     }
 
@@ -317,15 +356,18 @@ impl Builder {
         });
 
         // 3. The scheduler.
-        let seed = self
-            .seed
-            .map(|s| s.0)
-            .unwrap_or_else(|| crate::util::rng::FastRand::new().fastrand() as u64);
+        let seed = match self.seed {
+            Some(seed) => seed,
+            None => seed_from_env()?.unwrap_or_else(random_seed),
+        };
+        let poll_histogram = self
+            .poll_histogram_enabled
+            .then(|| self.poll_histogram.unwrap_or_default());
         let common = Common {
             unpark,
             driver_handles: handles,
             blocking: blocking.spawner().clone(),
-            seed_generator: SeedGenerator::new(seed),
+            seed_generator: SeedGenerator::new(seed.0),
             config: Config {
                 event_interval: self.event_interval,
                 global_queue_interval: self.global_queue_interval.unwrap_or(match self.kind {
@@ -335,7 +377,10 @@ impl Builder {
                 budget: self.budget,
                 before_park: self.before_park.clone(),
                 after_unpark: self.after_unpark.clone(),
-                unhandled_panic: self.unhandled_panic,
+                unhandled_panic: self.unhandled_panic.clone(),
+                seed,
+                slow_poll: self.slow_poll.clone(),
+                poll_histogram,
             },
         };
         let handle = match self.kind {
@@ -359,6 +404,35 @@ impl Builder {
         };
         Ok(Runtime::from_parts(Handle { inner: handle }, blocking))
     }
+}
+
+/// The name of the environment variable that seeds a runtime built
+/// without [`Builder::rng_seed`].
+const SEED_VAR: &str = "RT_SEED";
+
+/// `RT_SEED`, if set. A value that is not a `u64` is an error rather than
+/// silently ignored: the user asked for a replay.
+fn seed_from_env() -> io::Result<Option<RngSeed>> {
+    match std::env::var(SEED_VAR) {
+        Err(std::env::VarError::NotPresent) => Ok(None),
+        Ok(value) => match value.trim().parse::<u64>() {
+            Ok(seed) => Ok(Some(RngSeed::from_u64(seed))),
+            Err(_) => Err(invalid_seed(&value)),
+        },
+        Err(std::env::VarError::NotUnicode(value)) => Err(invalid_seed(&value.to_string_lossy())),
+    }
+}
+
+fn invalid_seed(value: &str) -> io::Error {
+    io::Error::new(
+        io::ErrorKind::InvalidInput,
+        format!("{SEED_VAR} must be an unsigned 64-bit integer, got {value:?}"),
+    )
+}
+
+fn random_seed() -> RngSeed {
+    let mut rng = crate::util::rng::FastRand::new();
+    RngSeed::from_u64(((rng.fastrand() as u64) << 32) | rng.fastrand() as u64)
 }
 
 impl fmt::Debug for Builder {

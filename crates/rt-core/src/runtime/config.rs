@@ -1,15 +1,30 @@
 //! Settings the schedulers read at run time, fixed at build.
 
-use super::{Callback, UnhandledPanic};
+use super::metrics::HistogramConfiguration;
+use super::slow_poll::SlowPollHook;
+use super::{Callback, RngSeed, UnhandledPanic};
 
 pub(crate) struct Config {
     /// Ticks between driver polls when tasks keep the worker busy.
     pub(crate) event_interval: u32,
     /// Ticks between checks of the injection queue ahead of local work.
     pub(crate) global_queue_interval: u32,
-    /// Coop budget units per task poll.
-    pub(crate) budget: u32,
+    /// Coop budget units per task poll; `None` disables the budget.
+    pub(crate) budget: Option<u32>,
     pub(crate) before_park: Option<Callback>,
     pub(crate) after_unpark: Option<Callback>,
     pub(crate) unhandled_panic: UnhandledPanic,
+    /// The root seed of every random choice (given or picked at build).
+    pub(crate) seed: RngSeed,
+    /// Slow-poll detection, if enabled.
+    pub(crate) slow_poll: Option<SlowPollHook>,
+    /// The poll-time histogram's buckets, if enabled.
+    pub(crate) poll_histogram: Option<HistogramConfiguration>,
+}
+
+impl Config {
+    /// Whether task polls are timed (two clock reads per poll).
+    pub(crate) fn measures_polls(&self) -> bool {
+        self.slow_poll.is_some() || self.poll_histogram.is_some()
+    }
 }

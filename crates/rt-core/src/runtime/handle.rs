@@ -1,10 +1,11 @@
 //! `Handle`: a cloneable reference to a runtime, usable from any thread.
 
 use super::context;
+use super::metrics::RuntimeMetrics;
 use super::scheduler::{self, current_thread};
-use super::RuntimeFlavor;
 use super::TryCurrentError;
-use crate::task::{Id, JoinHandle};
+use super::{RngSeed, RuntimeFlavor};
+use crate::task::{Dump, Id, JoinHandle};
 use std::any::Any;
 use std::fmt;
 use std::future::Future;
@@ -110,18 +111,64 @@ impl Handle {
 
     /// Number of tasks alive on this runtime (spawned and not yet finished).
     pub fn num_alive_tasks(&self) -> usize {
-        match &self.inner {
-            scheduler::Handle::CurrentThread(h) => h.num_alive_tasks(),
-            scheduler::Handle::MultiThread(h) => h.num_alive_tasks(),
-        }
+        self.inner.num_alive_tasks()
     }
 
     /// Number of worker threads (1 for the current-thread runtime).
     pub fn num_workers(&self) -> usize {
-        match &self.inner {
-            scheduler::Handle::CurrentThread(_) => 1,
-            scheduler::Handle::MultiThread(h) => h.num_workers(),
-        }
+        self.inner.num_workers()
+    }
+
+    /// The seed of this runtime's random choices: the one given to
+    /// [`Builder::rng_seed`](super::Builder::rng_seed), else `RT_SEED`, else
+    /// the one picked at build. Building another runtime with it replays
+    /// the same choices (on the current-thread flavor, the same
+    /// interleaving).
+    ///
+    /// ```
+    /// use rt_core::runtime::{Builder, RngSeed};
+    ///
+    /// let rt = Builder::new_current_thread()
+    ///     .rng_seed(RngSeed::from_u64(7))
+    ///     .build()
+    ///     .unwrap();
+    /// assert_eq!(rt.handle().rng_seed(), RngSeed::from_u64(7));
+    /// ```
+    pub fn rng_seed(&self) -> RngSeed {
+        self.inner.common().config.seed
+    }
+
+    /// A snapshot of every live task of this runtime: id, name, spawn
+    /// location, state, poll count and time since the last poll. Tasks of a
+    /// `LocalSet` belong to the set, not the runtime, and are not listed:
+    /// see [`LocalSet::dump`](crate::task::LocalSet::dump).
+    ///
+    /// Taking a dump briefly holds each shard lock of the task list, which
+    /// spawning and completing also take; the poll path is not affected.
+    ///
+    /// ```
+    /// use rt_core::task::{self, TaskState};
+    ///
+    /// let rt = rt_core::runtime::Builder::new_current_thread().build().unwrap();
+    /// let _pending = task::Builder::new()
+    ///     .name("sleeper")
+    ///     .spawn_on(std::future::pending::<()>(), rt.handle())
+    ///     .unwrap();
+    /// rt.block_on(task::yield_now());
+    /// let dump = rt.handle().dump();
+    /// let info = &dump.tasks()[0];
+    /// assert_eq!(info.name(), Some("sleeper"));
+    /// assert_eq!(info.state(), TaskState::Idle);
+    /// assert_eq!(info.poll_count(), 1);
+    /// println!("{dump}");
+    /// ```
+    pub fn dump(&self) -> Dump {
+        self.inner.dump()
+    }
+
+    /// This runtime's counters; see [`RuntimeMetrics`].
+    pub fn metrics(&self) -> RuntimeMetrics {
+        RuntimeMetrics::new(self.inner.clone())
     }
 }
 

@@ -6,6 +6,38 @@
 //! poll), then the scheduler that ties them together. Shutdown runs in
 //! reverse: the scheduler cancels every task, the driver wakes whatever is
 //! still registered, and the blocking pool waits for running closures.
+//!
+//! # Deterministic runs
+//!
+//! Every random choice a runtime makes (which `select!` branch goes first,
+//! which worker to steal from) comes from per-thread generators derived
+//! from one seed. [`Builder::rng_seed`] fixes it; without one, `build`
+//! reads the `RT_SEED` environment variable (a decimal `u64`) and otherwise
+//! picks a seed at random. [`Handle::rng_seed`] tells which seed a runtime
+//! uses, so a failure seen once can be replayed with `RT_SEED=<seed>`. On
+//! the current-thread flavor the same seed gives the same interleaving of
+//! tasks, run after run.
+//!
+//! ```
+//! use rt_core::runtime::{Builder, RngSeed};
+//! use rt_core::util::rng::thread_rng_n;
+//!
+//! let picks = |seed| {
+//!     let rt = Builder::new_current_thread().rng_seed(seed).build().unwrap();
+//!     rt.block_on(async { (0..8).map(|_| thread_rng_n(100)).collect::<Vec<_>>() })
+//! };
+//! assert_eq!(picks(RngSeed::from_u64(3)), picks(RngSeed::from_u64(3)));
+//! ```
+//!
+//! # Observing a runtime
+//!
+//! * [`Handle::dump`]: every live task, with its name, spawn location and
+//!   state (names come from [`task::Builder`](crate::task::Builder)).
+//! * [`Handle::metrics`]: scheduler counters; see [`RuntimeMetrics`].
+//! * [`Builder::on_slow_poll`]: polls that hold a thread too long; see
+//!   [`SlowPoll`].
+//! * [`Builder::unhandled_panic`]: what a task panic does; see
+//!   [`UnhandledPanic`].
 
 mod blocking;
 mod builder;
@@ -14,18 +46,24 @@ pub(crate) mod context;
 pub use context::assert_can_block;
 mod driver;
 mod handle;
+pub(crate) mod metrics;
 mod park;
 #[allow(clippy::module_inception)]
 mod runtime;
 pub(crate) mod scheduler;
+mod slow_poll;
+mod unhandled_panic;
 
 pub use blocking::BlockingActivity;
-pub use builder::{Builder, RngSeed, UnhandledPanic};
+pub use builder::{Builder, RngSeed};
 pub use context::TryCurrentError;
 pub use driver::{Driver, DriverHandles, Unpark};
 pub use handle::{EnterGuard, Handle};
+pub use metrics::{HistogramConfiguration, RuntimeMetrics};
 pub use park::{ParkThread, UnparkThread};
 pub use runtime::{Runtime, RuntimeFlavor};
+pub use slow_poll::SlowPoll;
+pub use unhandled_panic::{PanicCallback, UnhandledPanic};
 
 /// A hook run by the runtime on one of its threads.
 pub(crate) type Callback = std::sync::Arc<dyn Fn() + Send + Sync>;

@@ -163,13 +163,13 @@ impl std::task::Wake for ThreadWaker {
 
 /// Polls `future` on this thread, sleeping between wake-ups: how
 /// `block_on` waits when the runtime's tasks run on other threads.
-pub(crate) fn block_on_thread<F: std::future::Future>(future: F, budget: u32) -> F::Output {
+pub(crate) fn block_on_thread<F: std::future::Future>(future: F, budget: Option<u32>) -> F::Output {
     let park = ParkThread::new();
     let waker = std::task::Waker::from(std::sync::Arc::new(ThreadWaker(park.unpark_handle())));
     let mut cx = std::task::Context::from_waker(&waker);
     let mut future = std::pin::pin!(future);
     loop {
-        let polled = crate::task::coop::with_budget(budget, || future.as_mut().poll(&mut cx));
+        let polled = crate::task::coop::with_budget_value(budget, || future.as_mut().poll(&mut cx));
         if let std::task::Poll::Ready(out) = polled {
             return out;
         }

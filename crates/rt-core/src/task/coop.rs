@@ -37,7 +37,9 @@ pub(crate) fn with_unconstrained<R>(f: impl FnOnce() -> R) -> R {
     with_budget_value(None, f)
 }
 
-fn with_budget_value<R>(value: Option<u32>, f: impl FnOnce() -> R) -> R {
+/// Runs `f` with `value` as the budget (`None`: unconstrained), as the
+/// schedulers do for a runtime whose budget may be turned off.
+pub(crate) fn with_budget_value<R>(value: Option<u32>, f: impl FnOnce() -> R) -> R {
     struct Restore(Option<u32>);
     impl Drop for Restore {
         fn drop(&mut self) {

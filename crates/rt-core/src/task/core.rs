@@ -7,7 +7,8 @@
 //! ├─ Core     the scheduler handle and the stage: Running(future) →
 //! │           Finished(output) → Consumed; the output replaces the future
 //! │           in place
-//! └─ Trailer  cold: owned-list links, join waker, spawn location
+//! └─ Trailer  cold: owned-list links, join waker, spawn location, name,
+//!             poll statistics for task dumps
 //! ```
 //!
 //! The header sits at offset zero, so a `NonNull<Header>` is the task
@@ -19,6 +20,7 @@ use super::id::Id;
 use super::raw::Vtable;
 use super::state::State;
 use crate::loom::cell::UnsafeCell;
+use crate::loom::sync::atomic::{AtomicU32, Ordering};
 use crate::util::linked_list;
 use std::future::Future;
 use std::num::NonZeroU64;
@@ -66,6 +68,17 @@ pub(super) struct Trailer {
     pub(super) waker: UnsafeCell<Option<Waker>>,
     /// Where the task was spawned, for task dumps and panic reports.
     pub(super) location: &'static Location<'static>,
+    /// The name given through `task::Builder`; read-only after spawn. A
+    /// thin pointer: with the two counters below the trailer grows by 16
+    /// bytes, which keeps a task with a small future in 128 bytes.
+    pub(super) name: Option<Box<Box<str>>>,
+    /// Polls so far, modulo 2^32. Written only by the holder of `RUNNING`
+    /// (so a load and a store suffice); read by task dumps, which only need
+    /// a recent value.
+    pub(super) polls: AtomicU32,
+    /// When the last measured poll ended, as `dump::clock_millis` (never
+    /// 0); 0 until one was measured. Written like `polls`.
+    pub(super) last_poll: AtomicU32,
 }
 
 /// What the core holds over the task's life.
@@ -89,6 +102,7 @@ impl<F: Future, S: 'static> Cell<F, S> {
         id: Id,
         vtable: &'static Vtable,
         location: &'static Location<'static>,
+        name: Option<Box<Box<str>>>,
     ) -> NonNull<Header> {
         let cell = Box::new(Cell {
             header: Header {
@@ -106,6 +120,9 @@ impl<F: Future, S: 'static> Cell<F, S> {
                 owned: linked_list::Pointers::new(),
                 waker: UnsafeCell::new(None),
                 location,
+                name,
+                polls: AtomicU32::new(0),
+                last_poll: AtomicU32::new(0),
             },
         });
         // The header is the first field of a #[repr(C)] struct, so the cell
@@ -209,6 +226,17 @@ impl Header {
 }
 
 impl Trailer {
+    /// Counts a poll. The caller holds `RUNNING`, so nobody else writes.
+    pub(super) fn count_poll(&self) {
+        let polls = self.polls.load(Ordering::Relaxed);
+        self.polls.store(polls.wrapping_add(1), Ordering::Relaxed);
+    }
+
+    /// Records when a measured poll ended. The caller holds `RUNNING`.
+    pub(super) fn set_last_poll(&self, millis: u32) {
+        self.last_poll.store(millis.max(1), Ordering::Relaxed);
+    }
+
     /// # Safety
     ///
     /// The caller owns the waker slot per the `JOIN_WAKER` protocol.

@@ -16,8 +16,9 @@ enum Repr {
     Cancelled,
     /// The payload is only ever taken out by value, so the lock is never
     /// contended; it exists to make the error `Sync` without requiring the
-    /// payload to be.
-    Panic(Mutex<Box<dyn Any + Send + 'static>>),
+    /// payload to be. Boxed once more so that the error is two words: it
+    /// shares the task cell with the future, and panics are rare.
+    Panic(Box<Mutex<Box<dyn Any + Send + 'static>>>),
 }
 
 impl JoinError {
@@ -30,7 +31,7 @@ impl JoinError {
 
     pub(crate) fn panic(id: Id, payload: Box<dyn Any + Send + 'static>) -> JoinError {
         JoinError {
-            repr: Repr::Panic(Mutex::new(payload)),
+            repr: Repr::Panic(Box::new(Mutex::new(payload))),
             id,
         }
     }

@@ -5,16 +5,19 @@
 //! must reschedule, or must free the cell.
 
 use super::core::{Cell, Core, Header, Stage, Trailer};
+use super::dump::clock_millis;
 use super::error::JoinError;
 use super::id::CurrentTaskGuard;
 use super::state::{Snapshot, TransitionToIdle, TransitionToRunning};
 use super::waker::waker_ref;
 use super::{Notified, Schedule, Task};
+use crate::runtime::SlowPoll;
 use std::future::Future;
 use std::mem::ManuallyDrop;
 use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::ptr::NonNull;
 use std::task::{Context, Poll, Waker};
+use std::time::Instant;
 
 /// A typed view of a task cell.
 pub(super) struct Harness<F: Future, S: 'static> {
@@ -54,7 +57,13 @@ impl<F: Future, S: Schedule> Harness<F, S> {
             TransitionToRunning::Success => {
                 let waker = waker_ref(self.header_ptr());
                 let mut cx = Context::from_waker(&waker);
-                if poll_future(self.core(), self.header().id, &mut cx) {
+                self.trailer().count_poll();
+                let started = self.core().scheduler.measures_polls().then(Instant::now);
+                let finished = poll_future(self.core(), self.header().id, &mut cx);
+                if let Some(started) = started {
+                    self.report_poll(started);
+                }
+                if finished {
                     return self.complete();
                 }
                 match self.header().state.transition_to_idle() {
@@ -78,6 +87,21 @@ impl<F: Future, S: Schedule> Harness<F, S> {
             TransitionToRunning::Failed => {}
             TransitionToRunning::Dealloc => self.dealloc(),
         }
+    }
+
+    /// Records the end of a timed poll and hands it to the scheduler (for
+    /// its histogram and slow-poll check). We still hold `RUNNING`.
+    fn report_poll(&self, started: Instant) {
+        let ended = Instant::now();
+        let trailer = self.trailer();
+        trailer.set_last_poll(clock_millis(ended));
+        let poll = SlowPoll {
+            id: self.header().id,
+            name: trailer.name.as_deref().map(|name| &**name),
+            location: trailer.location,
+            duration: ended.saturating_duration_since(started),
+        };
+        self.core().scheduler.after_poll(&poll);
     }
 
     /// Cancels the task on behalf of its owner, consuming a `Task` reference.
@@ -232,7 +256,7 @@ fn poll_future<F: Future, S: Schedule>(
         Ok(Poll::Pending) => return false,
         Ok(Poll::Ready(output)) => Ok(output),
         Err(payload) => {
-            core.scheduler.unhandled_panic();
+            core.scheduler.unhandled_panic(id, &*payload);
             Err(JoinError::panic(id, payload))
         }
     };

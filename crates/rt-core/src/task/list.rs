@@ -73,19 +73,21 @@ impl<S: Schedule> OwnedTasks<S> {
 
     /// Creates a task owned by this list. Returns its `JoinHandle` and, unless
     /// the list is closed (then the task is cancelled at once), the
-    /// `Notified` to queue.
-    #[track_caller]
+    /// `Notified` to queue. `location` is where the user spawned it (passed
+    /// down explicitly: `#[track_caller]` does not cross closures).
     pub(crate) fn bind<F>(
         &self,
         future: F,
         scheduler: S,
         id: super::Id,
+        name: Option<Box<str>>,
+        location: &'static Location<'static>,
     ) -> (JoinHandle<F::Output>, Option<Notified<S>>)
     where
         F: Future + Send + 'static,
         F::Output: Send + 'static,
     {
-        let (task, notified, join) = new_task(future, scheduler, id, Location::caller());
+        let (task, notified, join) = new_task(future, scheduler, id, location, name);
         // SAFETY: the future is Send, so the task may run on any thread.
         let notified = unsafe { self.bind_inner(task, notified) };
         (join, notified)
@@ -97,18 +99,19 @@ impl<S: Schedule> OwnedTasks<S> {
     ///
     /// The tasks of this list must only be polled, cancelled and dropped on
     /// the thread that owns the list (the `LocalSet` rule).
-    #[track_caller]
     pub(crate) unsafe fn bind_local<F>(
         &self,
         future: F,
         scheduler: S,
         id: super::Id,
+        name: Option<Box<str>>,
+        location: &'static Location<'static>,
     ) -> (JoinHandle<F::Output>, Option<Notified<S>>)
     where
         F: Future + 'static,
         F::Output: 'static,
     {
-        let (task, notified, join) = new_task(future, scheduler, id, Location::caller());
+        let (task, notified, join) = new_task(future, scheduler, id, location, name);
         // SAFETY: forwarded to the caller.
         let notified = unsafe { self.bind_inner(task, notified) };
         (join, notified)
@@ -191,6 +194,20 @@ impl<S: Schedule> OwnedTasks<S> {
     /// Whether no task is bound.
     pub(crate) fn is_empty(&self) -> bool {
         self.count.load(Ordering::Acquire) == 0
+    }
+
+    /// Calls `f` with every live task, one shard at a time under that
+    /// shard's lock (which keeps each task linked, so alive, during `f`).
+    /// `f` must not spawn onto or release from this list.
+    pub(crate) fn for_each(&self, mut f: impl FnMut(&Header)) {
+        for shard in self.shards.iter() {
+            let list = shard.lock().unwrap_or_else(|e| e.into_inner());
+            list.for_each(|header| {
+                // SAFETY: the list holds a reference to every linked task and
+                // the shard lock keeps it linked for the duration of `f`.
+                f(unsafe { header.as_ref() })
+            });
+        }
     }
 
     /// How many tasks are bound.

@@ -93,11 +93,27 @@ where
     F: Future + 'static,
     F::Output: 'static,
 {
-    let context = CURRENT.with(|c| c.borrow().clone());
-    match context {
-        Some(context) => context.spawn(future),
+    match spawn_local_named(future, None) {
+        Some(join) => join,
         None => panic!("`spawn_local` called from outside of a `task::LocalSet`"),
     }
+}
+
+/// `spawn_local` with a task name (for `task::Builder`); `None` outside a
+/// `LocalSet`.
+#[track_caller]
+pub(super) fn spawn_local_named<F>(
+    future: F,
+    name: Option<Box<str>>,
+) -> Option<JoinHandle<F::Output>>
+where
+    F: Future + 'static,
+    F::Output: 'static,
+{
+    let context = CURRENT.with(|c| c.borrow().clone());
+    // Not `Option::map`: a closure would hide the caller's location.
+    let context = context?;
+    Some(context.spawn_named(future, name))
 }
 
 impl LocalSet {
@@ -127,6 +143,35 @@ impl LocalSet {
         F::Output: 'static,
     {
         self.context.spawn(future)
+    }
+
+    /// `spawn_local` with a task name (for `task::Builder`).
+    #[track_caller]
+    pub(super) fn spawn_named<F>(&self, future: F, name: Option<Box<str>>) -> JoinHandle<F::Output>
+    where
+        F: Future + 'static,
+        F::Output: 'static,
+    {
+        self.context.spawn_named(future, name)
+    }
+
+    /// A snapshot of this set's live tasks, like
+    /// [`Handle::dump`](crate::runtime::Handle::dump) for a runtime (whose
+    /// dump does not include them).
+    ///
+    /// ```
+    /// let local = rt_core::task::LocalSet::new();
+    /// local.spawn_local(async {});
+    /// assert_eq!(local.dump().tasks().len(), 1);
+    /// ```
+    pub fn dump(&self) -> super::Dump {
+        let now = std::time::Instant::now();
+        let mut tasks = Vec::new();
+        self.context
+            .shared
+            .owned
+            .for_each(|header| tasks.push(super::dump::task_info(header, now)));
+        super::Dump::new(tasks)
     }
 
     /// Makes this set current, so that [`spawn_local`] works, until the
@@ -300,13 +345,26 @@ impl Context {
         F: Future + 'static,
         F::Output: 'static,
     {
+        self.spawn_named(future, None)
+    }
+
+    #[track_caller]
+    pub(super) fn spawn_named<F>(&self, future: F, name: Option<Box<str>>) -> JoinHandle<F::Output>
+    where
+        F: Future + 'static,
+        F::Output: 'static,
+    {
         // SAFETY: the set's tasks are polled only by `tick` and cancelled
         // only by `Drop for LocalSet`, both on the owner thread (the set is
         // !Send), which is the contract of `bind_local`.
         let (join, notified) = unsafe {
-            self.shared
-                .owned
-                .bind_local(future, self.shared.clone(), Id::next())
+            self.shared.owned.bind_local(
+                future,
+                self.shared.clone(),
+                Id::next(),
+                name,
+                std::panic::Location::caller(),
+            )
         };
         if let Some(notified) = notified {
             self.shared.schedule(notified);

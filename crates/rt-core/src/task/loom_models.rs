@@ -47,7 +47,13 @@ impl TestSched {
         F: Future + Send + 'static,
         F::Output: Send + 'static,
     {
-        let (join, notified) = self.owned.bind(future, self.clone(), Id::next());
+        let (join, notified) = self.owned.bind(
+            future,
+            self.clone(),
+            Id::next(),
+            None,
+            std::panic::Location::caller(),
+        );
         self.schedule(notified.expect("list open"));
         join
     }

@@ -21,13 +21,19 @@
 //! * The join waker slot follows the `JOIN_WAKER` protocol in `state.rs`.
 //! * `queue_next` belongs to the run queue holding the `Notified`; the
 //!   owned-list links to the list, under its shard lock.
+//! * The trailer's poll counter and last-poll time are written only by the
+//!   holder of `RUNNING` (relaxed load and store) and read by task dumps
+//!   under the owned-list shard lock; the name and spawn location never
+//!   change after spawn.
 //!
 //! The last reference to go frees the cell, whoever holds it.
 
 pub mod coop;
 
 mod abort;
+mod builder;
 mod core;
+pub(crate) mod dump;
 mod error;
 mod harness;
 mod id;
@@ -42,6 +48,8 @@ mod task_local;
 mod waker;
 
 pub use abort::AbortHandle;
+pub use builder::Builder;
+pub use dump::{Dump, TaskInfo, TaskState};
 pub use error::JoinError;
 pub use id::{id, try_id, Id};
 pub use join::JoinHandle;
@@ -52,6 +60,7 @@ pub use task_local::{futures, AccessError, LocalKey, TaskLocalFuture};
 
 pub(crate) use self::core::Header;
 use raw::RawTask;
+use std::any::Any;
 use std::future::Future;
 use std::marker::PhantomData;
 use std::mem::ManuallyDrop;
@@ -73,8 +82,23 @@ pub(crate) trait Schedule: Sync + Sized + 'static {
         self.schedule(task);
     }
 
-    /// A task panicked (already caught and stored in its output).
-    fn unhandled_panic(&self) {}
+    /// Task `id` panicked with `payload` (caught; the payload then goes to
+    /// the task's output).
+    fn unhandled_panic(&self, id: Id, payload: &(dyn Any + Send)) {
+        let _ = (id, payload);
+    }
+
+    /// Whether polls of this scheduler's tasks are timed (slow-poll
+    /// detection or the poll-time histogram is on). Off, a poll costs one
+    /// counter increment and no clock reads.
+    fn measures_polls(&self) -> bool {
+        false
+    }
+
+    /// A timed poll ended (only called when `measures_polls` said so).
+    fn after_poll(&self, poll: &crate::runtime::SlowPoll<'_>) {
+        let _ = poll;
+    }
 }
 
 /// The owned-list's reference to a task.
@@ -119,12 +143,13 @@ fn new_task<F, S>(
     scheduler: S,
     id: Id,
     location: &'static Location<'static>,
+    name: Option<Box<str>>,
 ) -> (Task<S>, Notified<S>, JoinHandle<F::Output>)
 where
     F: Future + 'static,
     S: Schedule,
 {
-    let raw = RawTask::new(future, scheduler, id, location);
+    let raw = RawTask::new(future, scheduler, id, location, name);
     let task = Task {
         raw,
         _scheduler: PhantomData,
@@ -148,7 +173,7 @@ where
     F::Output: Send + 'static,
     S: Schedule,
 {
-    let (task, notified, join) = new_task(future, scheduler, id, Location::caller());
+    let (task, notified, join) = new_task(future, scheduler, id, Location::caller(), None);
     let unowned = UnownedTask {
         raw: task.raw,
         _scheduler: PhantomData,

@@ -61,9 +61,11 @@ impl RawTask {
         scheduler: S,
         id: Id,
         location: &'static Location<'static>,
+        name: Option<Box<str>>,
     ) -> RawTask {
+        let name = name.map(Box::new);
         RawTask {
-            ptr: Cell::allocate(future, scheduler, id, vtable::<F, S>(), location),
+            ptr: Cell::allocate(future, scheduler, id, vtable::<F, S>(), location, name),
         }
     }
 
@@ -224,6 +226,13 @@ mod tests {
     #[test]
     fn header_fits_one_cache_line() {
         assert!(std::mem::size_of::<Header>() <= 64);
+    }
+
+    #[test]
+    fn a_small_task_takes_128_bytes() {
+        // The scheduler handle is one pointer, like the runtimes' `Arc`s.
+        type Small = Cell<std::future::Ready<()>, std::sync::Arc<()>>;
+        assert_eq!(std::mem::size_of::<Small>(), 128);
     }
 
     #[test]

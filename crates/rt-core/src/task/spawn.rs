@@ -3,6 +3,7 @@
 use super::{Id, JoinHandle};
 use crate::runtime::context;
 use std::future::Future;
+use std::panic::Location;
 
 /// Spawns a task onto the current runtime and returns its [`JoinHandle`].
 ///
@@ -26,7 +27,10 @@ where
     F: Future + Send + 'static,
     F::Output: Send + 'static,
 {
-    match context::with_current(|h| h.spawn(future, Id::next())) {
+    // The location is taken here: `#[track_caller]` does not reach into
+    // the closure.
+    let location = Location::caller();
+    match context::with_current(|h| h.spawn_named(future, Id::next(), None, location)) {
         Ok(join) => join,
         Err(e) => panic!("{e}"),
     }

@@ -136,7 +136,24 @@ impl Inner {
     }
 }
 
+/// The pool's size and backlog, for runtime metrics.
+pub(crate) struct PoolCounts {
+    pub(crate) threads: usize,
+    pub(crate) idle: usize,
+    pub(crate) queued: usize,
+}
+
 impl Spawner {
+    /// Current thread counts and queue depth.
+    pub(crate) fn counts(&self) -> PoolCounts {
+        let shared = self.inner.lock();
+        PoolCounts {
+            threads: shared.num_threads,
+            idle: shared.num_idle,
+            queued: shared.queue.len(),
+        }
+    }
+
     /// Runs `func` on a pool thread.
     #[track_caller]
     pub(crate) fn spawn_blocking<F, R>(&self, rt: &scheduler::Handle, func: F) -> JoinHandle<R>

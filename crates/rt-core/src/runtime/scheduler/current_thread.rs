@@ -12,12 +12,15 @@ use super::inject::Inject;
 use super::Common;
 use crate::runtime::context;
 use crate::runtime::driver::Driver;
-use crate::runtime::UnhandledPanic;
+use crate::runtime::metrics::{WorkerClock, WorkerMetrics};
+use crate::runtime::{SlowPoll, UnhandledPanic};
 use crate::task::list::OwnedTasks;
-use crate::task::{coop, Id, JoinHandle, Notified, Schedule, Task};
+use crate::task::{coop, Header, Id, JoinHandle, Notified, Schedule, Task};
+use std::any::Any;
 use std::cell::RefCell;
 use std::collections::VecDeque;
 use std::future::Future;
+use std::panic::Location;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Condvar, Mutex};
 use std::task::{Context as TaskContext, Poll, Wake, Waker};
@@ -35,6 +38,8 @@ pub(crate) struct Handle {
     /// Signalled when the token comes back or a waiting `block_on` future is
     /// woken.
     core_returned: Condvar,
+    /// Counters of the one worker, written by whoever holds the core.
+    metrics: WorkerMetrics,
 }
 
 /// The run state, held by the driving thread.
@@ -48,6 +53,8 @@ pub(crate) struct Core {
     driver: Option<Box<dyn Driver>>,
     /// A task panicked under `UnhandledPanic::ShutdownRuntime`.
     unhandled_panic: bool,
+    /// Feeds the busy-time and wake-up counters.
+    clock: WorkerClock,
 }
 
 /// The driving thread's context.
@@ -66,7 +73,9 @@ impl Handle {
             tick: 0,
             driver: Some(driver),
             unhandled_panic: false,
+            clock: WorkerClock::start(),
         });
+        let metrics = WorkerMetrics::new(common.config.poll_histogram);
         Arc::new(Handle {
             common,
             owned: OwnedTasks::new(1),
@@ -74,16 +83,23 @@ impl Handle {
             woken: AtomicBool::new(false),
             core: Mutex::new(Some(core)),
             core_returned: Condvar::new(),
+            metrics,
         })
     }
 
     #[track_caller]
-    pub(crate) fn spawn<F>(me: &Arc<Handle>, future: F, id: Id) -> JoinHandle<F::Output>
+    pub(crate) fn spawn<F>(
+        me: &Arc<Handle>,
+        future: F,
+        id: Id,
+        name: Option<Box<str>>,
+        location: &'static Location<'static>,
+    ) -> JoinHandle<F::Output>
     where
         F: Future + Send + 'static,
         F::Output: Send + 'static,
     {
-        let (join, notified) = me.owned.bind(future, me.clone(), id);
+        let (join, notified) = me.owned.bind(future, me.clone(), id, name, location);
         if let Some(notified) = notified {
             me.schedule(notified);
         }
@@ -93,6 +109,18 @@ impl Handle {
     /// Number of live tasks.
     pub(crate) fn num_alive_tasks(&self) -> usize {
         self.owned.len()
+    }
+
+    pub(crate) fn global_queue_depth(&self) -> usize {
+        self.inject.len()
+    }
+
+    pub(crate) fn metrics(&self) -> &WorkerMetrics {
+        &self.metrics
+    }
+
+    pub(crate) fn for_each_task(&self, f: &mut dyn FnMut(&Header)) {
+        self.owned.for_each(f);
     }
 
     /// Runs `future` to completion on this thread, driving the scheduler
@@ -202,7 +230,18 @@ impl Schedule for Arc<Handle> {
         });
     }
 
-    fn unhandled_panic(&self) {
+    fn measures_polls(&self) -> bool {
+        self.common.config.measures_polls()
+    }
+
+    fn after_poll(&self, poll: &SlowPoll<'_>) {
+        // Tasks of this scheduler are only polled by the core's holder.
+        self.metrics.record_poll_time(poll.duration());
+        self.common.check_slow_poll(poll);
+    }
+
+    fn unhandled_panic(&self, id: Id, payload: &(dyn Any + Send)) {
+        self.common.report_panic(id, payload);
         if let UnhandledPanic::ShutdownRuntime = self.common.config.unhandled_panic {
             // Stop at once: cancel every other task and refuse new ones;
             // `block_on` then panics at its next scheduling point.
@@ -295,13 +334,16 @@ impl CoreGuard {
         // Poll the future once before anything else.
         handle.woken.store(true, Ordering::Release);
         self.enter(|mut core| {
+            // The core may have moved threads since it last ran.
+            core.clock = WorkerClock::start();
             'outer: loop {
                 if handle.woken.swap(false, Ordering::AcqRel) {
                     let (c, polled) = self.with_core(core, || {
-                        coop::with_budget(config.budget, || future.as_mut().poll(&mut cx))
+                        coop::with_budget_value(config.budget, || future.as_mut().poll(&mut cx))
                     });
                     core = c;
                     if let Poll::Ready(out) = polled {
+                        handle.metrics.flush(&mut core.clock);
                         return (core, out);
                     }
                 }
@@ -331,8 +373,9 @@ impl CoreGuard {
                         continue 'outer;
                     };
                     let task = handle.owned.assert_owner(task);
+                    handle.metrics.count_poll(&mut core.clock);
                     let (c, ()) = self.with_core(core, || {
-                        coop::with_budget(config.budget, || task.run());
+                        coop::with_budget_value(config.budget, || task.run());
                     });
                     core = c;
                 }
@@ -373,16 +416,24 @@ impl CoreGuard {
             timeout
         };
         let hooks = timeout != Some(Duration::ZERO);
+        let metrics = &handle.metrics;
+        metrics
+            .local_queue_depth
+            .store(core.tasks.len(), std::sync::atomic::Ordering::Relaxed);
         if hooks {
+            metrics.before_park(&mut core.clock);
             if let Some(f) = &handle.common.config.before_park {
                 f();
             }
+        } else {
+            metrics.sample_forced_yields(&mut core.clock);
         }
         // The driver may fire wakers that schedule tasks: keep the core in
         // the context meanwhile.
         let (mut core, ()) = self.with_core(core, || driver.park(timeout));
         core.driver = Some(driver);
         if hooks {
+            metrics.after_unpark(&mut core.clock);
             if let Some(f) = &handle.common.config.after_unpark {
                 f();
             }

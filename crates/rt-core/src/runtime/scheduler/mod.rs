@@ -8,10 +8,18 @@ pub(crate) mod multi_thread;
 use super::blocking::Spawner;
 use super::config::Config;
 use super::driver::{DriverHandles, Unpark};
-use crate::task::{Id, JoinHandle};
+use super::metrics::WorkerMetrics;
+use super::slow_poll::SlowPoll;
+use super::UnhandledPanic;
+use crate::task::dump::{self, Dump};
+use crate::task::{Header, Id, JoinHandle};
 use crate::util::rng::SeedGenerator;
+use std::any::Any;
 use std::future::Future;
+use std::panic::Location;
+use std::sync::atomic::Ordering;
 use std::sync::Arc;
+use std::time::Instant;
 
 /// A cloneable reference to a running scheduler.
 #[derive(Clone)]
@@ -36,12 +44,87 @@ pub(crate) struct Common {
     pub(crate) config: Config,
 }
 
+impl Common {
+    /// What both flavors do when a task panics, besides their own
+    /// `ShutdownRuntime` handling.
+    pub(crate) fn report_panic(&self, id: Id, payload: &(dyn Any + Send)) {
+        if let UnhandledPanic::Callback(callback) = &self.config.unhandled_panic {
+            callback.call(id, payload);
+        }
+    }
+
+    /// What both flavors do after a timed poll, besides recording it in the
+    /// polling worker's histogram.
+    pub(crate) fn check_slow_poll(&self, poll: &SlowPoll<'_>) {
+        if let Some(hook) = &self.config.slow_poll {
+            hook.check(poll);
+        }
+    }
+}
+
 impl Handle {
     pub(crate) fn common(&self) -> &Common {
         match self {
             Handle::CurrentThread(h) => &h.common,
             Handle::MultiThread(h) => &h.common,
         }
+    }
+
+    pub(crate) fn num_workers(&self) -> usize {
+        match self {
+            Handle::CurrentThread(_) => 1,
+            Handle::MultiThread(h) => h.num_workers(),
+        }
+    }
+
+    pub(crate) fn num_alive_tasks(&self) -> usize {
+        match self {
+            Handle::CurrentThread(h) => h.num_alive_tasks(),
+            Handle::MultiThread(h) => h.num_alive_tasks(),
+        }
+    }
+
+    pub(crate) fn global_queue_depth(&self) -> usize {
+        match self {
+            Handle::CurrentThread(h) => h.global_queue_depth(),
+            Handle::MultiThread(h) => h.global_queue_depth(),
+        }
+    }
+
+    /// # Panics
+    ///
+    /// If `worker` is out of range.
+    #[track_caller]
+    pub(crate) fn worker_metrics(&self, worker: usize) -> &WorkerMetrics {
+        match self {
+            Handle::CurrentThread(h) => {
+                assert_eq!(worker, 0, "worker index out of range");
+                h.metrics()
+            }
+            Handle::MultiThread(h) => h.worker_metrics(worker),
+        }
+    }
+
+    #[track_caller]
+    pub(crate) fn worker_local_queue_depth(&self, worker: usize) -> usize {
+        match self {
+            Handle::CurrentThread(h) => {
+                assert_eq!(worker, 0, "worker index out of range");
+                h.metrics().local_queue_depth.load(Ordering::Relaxed)
+            }
+            Handle::MultiThread(h) => h.worker_local_queue_depth(worker),
+        }
+    }
+
+    pub(crate) fn dump(&self) -> Dump {
+        let now = Instant::now();
+        let mut tasks = Vec::with_capacity(self.num_alive_tasks());
+        let mut collect = |header: &Header| tasks.push(dump::task_info(header, now));
+        match self {
+            Handle::CurrentThread(h) => h.for_each_task(&mut collect),
+            Handle::MultiThread(h) => h.for_each_task(&mut collect),
+        }
+        Dump::new(tasks)
     }
 
     pub(crate) fn seed_generator(&self) -> &SeedGenerator {
@@ -54,9 +137,27 @@ impl Handle {
         F: Future + Send + 'static,
         F::Output: Send + 'static,
     {
+        self.spawn_named(future, id, None, Location::caller())
+    }
+
+    /// `spawn` with an optional task name (shown in task dumps) and the
+    /// user's spawn location.
+    pub(crate) fn spawn_named<F>(
+        &self,
+        future: F,
+        id: Id,
+        name: Option<Box<str>>,
+        location: &'static Location<'static>,
+    ) -> JoinHandle<F::Output>
+    where
+        F: Future + Send + 'static,
+        F::Output: Send + 'static,
+    {
         match self {
-            Handle::CurrentThread(h) => current_thread::Handle::spawn(h, future, id),
-            Handle::MultiThread(h) => multi_thread::Handle::spawn(h, future, id),
+            Handle::CurrentThread(h) => {
+                current_thread::Handle::spawn(h, future, id, name, location)
+            }
+            Handle::MultiThread(h) => multi_thread::Handle::spawn(h, future, id, name, location),
         }
     }
 

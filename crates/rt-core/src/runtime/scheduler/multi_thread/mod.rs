@@ -20,13 +20,17 @@ pub(crate) use worker::{block_in_place, Context};
 
 use super::Common;
 use crate::runtime::driver::Driver;
+use crate::runtime::metrics::WorkerMetrics;
+use crate::runtime::SlowPoll;
 use crate::task::list::OwnedTasks;
-use crate::task::{Id, JoinHandle, Notified, Schedule, Task};
+use crate::task::{Header, Id, JoinHandle, Notified, Schedule, Task};
 use crossbeam_deque::Injector;
 use idle::Idle;
 use park::{Parker, SharedDriver};
+use std::any::Any;
 use std::future::Future;
 use std::io;
+use std::panic::Location;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::{Arc, Condvar, Mutex};
 use worker::{Core, Remote};
@@ -107,12 +111,18 @@ impl Handle {
     }
 
     #[track_caller]
-    pub(crate) fn spawn<F>(me: &Arc<Handle>, future: F, id: Id) -> JoinHandle<F::Output>
+    pub(crate) fn spawn<F>(
+        me: &Arc<Handle>,
+        future: F,
+        id: Id,
+        name: Option<Box<str>>,
+        location: &'static Location<'static>,
+    ) -> JoinHandle<F::Output>
     where
         F: Future + Send + 'static,
         F::Output: Send + 'static,
     {
-        let (join, notified) = me.shared.owned.bind(future, me.clone(), id);
+        let (join, notified) = me.shared.owned.bind(future, me.clone(), id, name, location);
         if let Some(notified) = notified {
             worker::schedule_task(me, notified, false);
         }
@@ -127,6 +137,28 @@ impl Handle {
     /// Number of live tasks.
     pub(crate) fn num_alive_tasks(&self) -> usize {
         self.shared.owned.len()
+    }
+
+    pub(crate) fn global_queue_depth(&self) -> usize {
+        self.shared.injector.len()
+    }
+
+    /// # Panics
+    ///
+    /// If `worker` is out of range.
+    pub(crate) fn worker_metrics(&self, worker: usize) -> &WorkerMetrics {
+        &self.shared.remotes[worker].metrics
+    }
+
+    /// # Panics
+    ///
+    /// If `worker` is out of range.
+    pub(crate) fn worker_local_queue_depth(&self, worker: usize) -> usize {
+        self.shared.remotes[worker].queue_depth()
+    }
+
+    pub(crate) fn for_each_task(&self, f: &mut dyn FnMut(&Header)) {
+        self.shared.owned.for_each(f);
     }
 
     /// Starts shutdown: cancels tasks and wakes every worker so that they
@@ -231,7 +263,17 @@ impl Schedule for Arc<Handle> {
         worker::schedule_task(self, task, true);
     }
 
-    fn unhandled_panic(&self) {
+    fn measures_polls(&self) -> bool {
+        self.common.config.measures_polls()
+    }
+
+    fn after_poll(&self, poll: &SlowPoll<'_>) {
+        worker::record_poll_time(self, poll.duration());
+        self.common.check_slow_poll(poll);
+    }
+
+    fn unhandled_panic(&self, id: Id, payload: &(dyn Any + Send)) {
+        self.common.report_panic(id, payload);
         if let crate::runtime::UnhandledPanic::ShutdownRuntime = self.common.config.unhandled_panic
         {
             self.shutdown();

@@ -209,6 +209,11 @@ impl<T: 'static> Steal<T> {
         self.0.len() == 0
     }
 
+    /// Number of queued tasks, as seen from another thread.
+    pub(crate) fn len(&self) -> usize {
+        self.0.len() as usize
+    }
+
     /// Moves about half of this queue into `dst` and returns one of the
     /// stolen tasks to run at once.
     pub(crate) fn steal_into(&self, dst: &mut Local<T>) -> Option<T> {

@@ -12,6 +12,7 @@
 
 use super::queue::{self, Overflow};
 use super::{Handle, Parker};
+use crate::runtime::metrics::{WorkerClock, WorkerMetrics};
 use crate::runtime::{context, scheduler};
 use crate::task::{coop, Header, Notified};
 use crate::util::rng::FastRand;
@@ -44,6 +45,8 @@ pub(crate) struct Core {
     is_shutdown: bool,
     parker: Parker,
     rand: FastRand,
+    /// Feeds the busy-time and wake-up counters.
+    clock: WorkerClock,
 }
 
 /// What other threads may reach of a worker.
@@ -51,6 +54,8 @@ pub(crate) struct Remote {
     stealer: queue::Steal<Task>,
     lifo: LifoSlot,
     parker: Parker,
+    /// The worker's counters, written only by the thread holding its core.
+    pub(super) metrics: WorkerMetrics,
 }
 
 /// The driving thread's context.
@@ -111,6 +116,7 @@ impl Core {
             stealer,
             lifo: LifoSlot::new(),
             parker: parker.clone(),
+            metrics: WorkerMetrics::new(common.config.poll_histogram),
         };
         let core = Box::new(Core {
             index,
@@ -122,6 +128,7 @@ impl Core {
             is_shutdown: false,
             parker,
             rand: FastRand::from_seed(common.seed_generator.next_seed()),
+            clock: WorkerClock::start(),
         });
         (core, remote)
     }
@@ -134,12 +141,20 @@ impl Core {
 
     /// Moves yielded tasks back into the run queue (where others can steal
     /// them). Returns whether there were any.
+    /// Appends to the local queue; a full queue spills half to the
+    /// injector, which the metrics count.
+    fn push_local(&mut self, task: Task, handle: &Handle) {
+        if self.local.push_back(task, &handle.shared.injector) {
+            handle.shared.remotes[self.index].metrics.count_overflow();
+        }
+    }
+
     fn requeue_deferred(&mut self, handle: &Handle) -> bool {
         if self.deferred.is_empty() {
             return false;
         }
         for task in std::mem::take(&mut self.deferred) {
-            self.local.push_back(task, &handle.shared.injector);
+            self.push_local(task, handle);
         }
         true
     }
@@ -198,6 +213,8 @@ impl Core {
                     continue;
                 }
                 if let Some(task) = remotes[victim].stealer.steal_into(&mut self.local) {
+                    let stolen = self.local.len() as u64 + 1;
+                    remotes[self.index].metrics.count_steal(stolen);
                     return Some(task);
                 }
                 // A queue that is not empty but yielded nothing had a
@@ -215,6 +232,7 @@ impl Core {
             let victim = (start + i) % n;
             if victim != self.index {
                 if let Some(task) = remotes[victim].lifo.take() {
+                    remotes[self.index].metrics.count_steal(1);
                     return Some(task);
                 }
             }
@@ -257,6 +275,27 @@ impl Remote {
     pub(super) fn unpark(&self) {
         self.parker.unpark();
     }
+
+    /// Tasks in the worker's queue and LIFO slot.
+    pub(super) fn queue_depth(&self) -> usize {
+        self.stealer.len() + usize::from(!self.lifo.is_empty())
+    }
+}
+
+/// Counts a timed poll in the histogram of the worker polling it, if this
+/// thread holds a worker's core (a `block_in_place` may have handed it on).
+pub(super) fn record_poll_time(handle: &Arc<Handle>, duration: std::time::Duration) {
+    context::with_scheduler(|cx| {
+        if let Some(scheduler::Context::MultiThread(cx)) = cx {
+            if Arc::ptr_eq(&cx.handle, handle) {
+                if let Some(core) = cx.core.borrow().as_ref() {
+                    handle.shared.remotes[core.index]
+                        .metrics
+                        .record_poll_time(duration);
+                }
+            }
+        }
+    });
 }
 
 /// Starts a thread that runs `core` as a worker.
@@ -321,6 +360,8 @@ impl Context {
     fn run(&self, mut core: Box<Core>) -> Result<Box<Core>, ()> {
         let handle = &self.handle;
         let config = &handle.common.config;
+        // The core may come from another thread (`block_in_place`).
+        core.clock = WorkerClock::start();
         while !core.is_shutdown {
             core.tick = core.tick.wrapping_add(1);
             if core.tick % config.event_interval == 0 {
@@ -352,8 +393,10 @@ impl Context {
         let task = handle.shared.owned.assert_owner(task);
         core.transition_from_searching(handle);
         core.lifo_enabled = true;
+        let metrics = &handle.shared.remotes[core.index].metrics;
+        metrics.count_poll(&mut core.clock);
         *self.core.borrow_mut() = Some(core);
-        coop::with_budget(handle.common.config.budget, || {
+        coop::with_budget_value(handle.common.config.budget, || {
             task.run();
             let mut lifo_polls = 0;
             loop {
@@ -365,7 +408,7 @@ impl Context {
                 if !coop::has_budget_remaining() {
                     // Out of budget: the LIFO task waits its turn in the
                     // queue, where others can steal it.
-                    core.local.push_back(task, &handle.shared.injector);
+                    core.push_local(task, handle);
                     handle.notify_parked();
                     return Ok(core);
                 }
@@ -374,6 +417,7 @@ impl Context {
                     core.lifo_enabled = false;
                 }
                 let task = handle.shared.owned.assert_owner(task);
+                metrics.count_poll(&mut core.clock);
                 *self.core.borrow_mut() = Some(core);
                 task.run();
             }
@@ -386,6 +430,8 @@ impl Context {
         if core.requeue_deferred(&self.handle) {
             self.handle.notify_parked();
         }
+        let metrics = &self.handle.shared.remotes[core.index].metrics;
+        metrics.sample_forced_yields(&mut core.clock);
         if self.handle.shared.closed.load(Ordering::Acquire) {
             core.is_shutdown = true;
         }
@@ -407,11 +453,14 @@ impl Context {
         }
         core.is_searching = false;
         let config = &handle.common.config;
+        let metrics = &handle.shared.remotes[core.index].metrics;
         loop {
+            metrics.before_park(&mut core.clock);
             if let Some(f) = &config.before_park {
                 f();
             }
             core = self.park_with(core, None);
+            metrics.after_unpark(&mut core.clock);
             if let Some(f) = &config.after_unpark {
                 f();
             }
@@ -488,11 +537,10 @@ fn schedule_local(handle: &Handle, core: &mut Core, task: Task, is_yield: bool) 
         core.deferred.push(task);
         return;
     }
-    let injector = &handle.shared.injector;
     if !core.lifo_enabled {
-        core.local.push_back(task, injector);
+        core.push_local(task, handle);
     } else if let Some(prev) = handle.shared.remotes[core.index].lifo.put(task) {
-        core.local.push_back(prev, injector);
+        core.push_local(prev, handle);
     }
     // Others may take from our queue or slot; wake one if nobody searches.
     handle.notify_parked();
