@@ -1,0 +1,173 @@
+//! A key-value server that speaks the Redis protocol (RESP2).
+//!
+//! Supports GET, SET (with EX/PX), DEL, INCR, EXPIRE, TTL, PING, ECHO,
+//! PUBLISH and SUBSCRIBE/UNSUBSCRIBE, with pipelining: every complete
+//! command in a read is answered in one write. Malformed input gets a RESP
+//! error and the connection is closed; every size is bounded.
+//!
+//! `cargo run -p examples --example kv -- --addr 127.0.0.1:6380` serves
+//! until killed (try `redis-cli -p 6380`); `--smoke` checks itself with
+//! `redis-benchmark` and `redis-cli` when they are installed and with an
+//! in-process client always.
+
+// The helper modules live in `kv/` next to this file.
+#[path = "kv/db.rs"]
+mod db;
+#[path = "kv/resp.rs"]
+mod resp;
+#[path = "kv/session.rs"]
+mod session;
+#[path = "kv/smoke.rs"]
+mod smoke;
+
+use db::Db;
+use resp::Reply;
+use rt::io::{AsyncReadExt, AsyncWriteExt};
+use rt::net::{TcpListener, TcpStream};
+use rt::sync::watch;
+use rt::task::JoinSet;
+use session::{Flow, Session};
+use std::io;
+use std::sync::Arc;
+
+const DEFAULT_ADDR: &str = "127.0.0.1:6380";
+/// Bytes asked of the socket per read.
+const READ_CHUNK: usize = 16 * 1024;
+
+#[rt::main]
+async fn main() -> io::Result<()> {
+    let args = Args::parse();
+    if args.smoke {
+        return smoke::run().await;
+    }
+    let listener = TcpListener::bind(&args.addr).await?;
+    println!("kv: listening on {}", listener.local_addr()?);
+    // Whoever owns `shutdown_tx` stops the server by sending `true`.
+    let (shutdown_tx, shutdown_rx) = watch::channel(false);
+    let served = serve(listener, shutdown_rx).await;
+    drop(shutdown_tx);
+    served
+}
+
+/// Accepts connections until `shutdown` turns true; then every connection
+/// finishes the commands it has read and closes.
+async fn serve(listener: TcpListener, mut shutdown: watch::Receiver<bool>) -> io::Result<()> {
+    let db = Arc::new(Db::default());
+    let mut connections = JoinSet::new();
+    let mut next_id = 0u64;
+    loop {
+        rt::select! {
+            accepted = listener.accept() => match accepted {
+                Ok((stream, _peer)) => {
+                    next_id += 1;
+                    let _ = stream.set_nodelay(true);
+                    connections.spawn(connection(stream, db.clone(), next_id, shutdown.clone()));
+                }
+                Err(e) => eprintln!("kv: accept failed: {e}"),
+            },
+            Some(_) = connections.join_next(), if !connections.is_empty() => {}
+            _ = shutdown.changed() => break,
+        }
+    }
+    drop(listener);
+    while connections.join_next().await.is_some() {}
+    Ok(())
+}
+
+/// Reads commands, answers them, and forwards published messages while
+/// subscribed.
+async fn connection(stream: TcpStream, db: Arc<Db>, id: u64, mut shutdown: watch::Receiver<bool>) {
+    let mut session = Session::new(db, id);
+    let (mut reader, mut writer) = stream.into_split();
+    let mut input = Vec::with_capacity(READ_CHUNK);
+    let mut chunk = vec![0u8; READ_CHUNK];
+    let mut out = Vec::new();
+    loop {
+        let mut flow = Flow::Continue;
+        rt::select! {
+            read = reader.read(&mut chunk) => {
+                let n = match read {
+                    Ok(0) | Err(_) => return,
+                    Ok(n) => n,
+                };
+                input.extend_from_slice(&chunk[..n]);
+                flow = run_buffered(&mut session, &mut input, &mut out);
+            }
+            Some(message) = session.messages.recv(), if session.is_subscribed() => {
+                Session::message_reply(message).write_to(&mut out);
+            }
+            _ = shutdown.changed() => return,
+        }
+        if session.fell_behind() {
+            Reply::err("subscriber fell too far behind; disconnecting").write_to(&mut out);
+            flow = Flow::Close;
+        }
+        if !out.is_empty() {
+            if writer.write_all(&out).await.is_err() {
+                return;
+            }
+            out.clear();
+        }
+        if flow == Flow::Close {
+            return;
+        }
+    }
+}
+
+/// Runs every complete command in `input` and removes it from there.
+fn run_buffered(session: &mut Session, input: &mut Vec<u8>, out: &mut Vec<u8>) -> Flow {
+    let mut used = 0;
+    let flow = loop {
+        match resp::parse_command(&input[used..]) {
+            Ok(Some((command, len))) => {
+                used += len;
+                if session.execute(command, out) == Flow::Close {
+                    break Flow::Close;
+                }
+            }
+            Ok(None) if input.len() - used > resp::MAX_REQUEST => {
+                Reply::err("Protocol error: request too large").write_to(out);
+                break Flow::Close;
+            }
+            Ok(None) => break Flow::Continue,
+            Err(problem) => {
+                Reply::err(format!("Protocol error: {problem}")).write_to(out);
+                break Flow::Close;
+            }
+        }
+    };
+    input.drain(..used);
+    flow
+}
+
+/// Command-line options shared by the network examples.
+struct Args {
+    smoke: bool,
+    addr: String,
+}
+
+impl Args {
+    fn parse() -> Args {
+        let mut args = Args {
+            smoke: false,
+            addr: DEFAULT_ADDR.to_owned(),
+        };
+        let mut argv = std::env::args().skip(1);
+        while let Some(arg) = argv.next() {
+            match arg.as_str() {
+                "--smoke" => args.smoke = true,
+                "--addr" => match argv.next() {
+                    Some(addr) => args.addr = addr,
+                    None => usage("--addr needs HOST:PORT"),
+                },
+                other => usage(&format!("unknown argument {other:?}")),
+            }
+        }
+        args
+    }
+}
+
+fn usage(problem: &str) -> ! {
+    eprintln!("{problem}\nusage: kv [--smoke] [--addr HOST:PORT]");
+    std::process::exit(2);
+}
