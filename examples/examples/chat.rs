@@ -1,10 +1,11 @@
 //! A line-based chat server.
 //!
 //! A client's first line is its name; every later line goes to everyone as
-//! `name: text`. Lines travel through one `broadcast` channel, whose ring
-//! buffer is each client's bounded queue: a client that falls more than
-//! `QUEUE` lines behind (because it stopped reading) is told so and
-//! disconnected, and nobody else ever waits for it.
+//! `name: text`. Each client has its own bounded queue of lines waiting to
+//! be written to it. The room never waits for a queue: when a client's
+//! queue is full (it stopped reading), the client is dropped, so one slow
+//! reader cannot slow everyone else down or make the server buffer without
+//! bound.
 //!
 //! `cargo run -p examples --example chat -- --addr 127.0.0.1:7001` serves
 //! until killed (try two `nc 127.0.0.1 7001`); `--smoke` binds a free port,
@@ -12,22 +13,27 @@
 
 use rt::codec::{FramedRead, LinesCodec};
 use rt::io::AsyncWriteExt;
-use rt::net::{TcpListener, TcpStream};
+use rt::net::tcp::OwnedWriteHalf;
+use rt::net::{TcpListener, TcpSocket, TcpStream};
 use rt::stream::StreamExt;
-use rt::sync::{broadcast, watch, Barrier};
+use rt::sync::{mpsc, watch, Barrier, Notify};
 use rt::task::JoinSet;
+use std::collections::HashMap;
 use std::io;
-use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
 const DEFAULT_ADDR: &str = "127.0.0.1:7001";
-/// How many lines a client may fall behind before it is dropped.
+/// How many lines may wait for one client before it is dropped.
 const QUEUE: usize = 1024;
 /// Longest accepted line, so one client cannot make us buffer without bound.
 const MAX_LINE: usize = 1024;
 
 /// One chat line, shared by every client that receives it.
 type Line = Arc<str>;
+/// The sender of announcements: no client has this id.
+const NOBODY: u64 = 0;
 
 #[rt::main]
 async fn main() -> io::Result<()> {
@@ -44,16 +50,68 @@ async fn main() -> io::Result<()> {
     served
 }
 
+/// The members of the chat and their queues.
+#[derive(Default)]
+struct Room {
+    members: Mutex<HashMap<u64, Member>>,
+}
+
+struct Member {
+    queue: mpsc::Sender<Line>,
+    /// Told when the member is dropped for being too slow.
+    evicted: Arc<Notify>,
+}
+
+impl Room {
+    fn join(&self, id: u64, queue: mpsc::Sender<Line>, evicted: Arc<Notify>) {
+        let member = Member { queue, evicted };
+        self.lock().insert(id, member);
+    }
+
+    fn leave(&self, id: u64) {
+        self.lock().remove(&id);
+    }
+
+    /// Queues `line` for every member except `from` (who said it),
+    /// dropping members whose queue is full; their own tasks then announce
+    /// that they were dropped. Announcements come from [`NOBODY`].
+    fn say(&self, from: u64, line: impl Into<Line>) {
+        let line = line.into();
+        self.lock().retain(|&id, member| {
+            if id == from {
+                return true;
+            }
+            match member.queue.try_send(line.clone()) {
+                Ok(()) => true,
+                Err(mpsc::error::TrySendError::Full(_)) => {
+                    member.evicted.notify_one();
+                    false
+                }
+                Err(mpsc::error::TrySendError::Closed(_)) => false,
+            }
+        });
+    }
+
+    fn lock(&self) -> std::sync::MutexGuard<'_, HashMap<u64, Member>> {
+        // No update leaves the map inconsistent, so a poisoned lock is fine.
+        self.members
+            .lock()
+            .unwrap_or_else(|poisoned| poisoned.into_inner())
+    }
+}
+
 /// Accepts clients until `shutdown` turns true, then waits for each client
 /// task to say goodbye and close.
 async fn serve(listener: TcpListener, mut shutdown: watch::Receiver<bool>) -> io::Result<()> {
-    let (room, _) = broadcast::channel::<Line>(QUEUE);
+    let room = Arc::new(Room::default());
     let mut clients = JoinSet::new();
+    let mut next_id = 0;
     loop {
         rt::select! {
             accepted = listener.accept() => match accepted {
                 Ok((stream, _peer)) => {
-                    clients.spawn(client(stream, room.clone(), shutdown.clone()));
+                    next_id += 1;
+                    clients.spawn(client(stream, next_id, room.clone(), shutdown.clone()));
                 }
                 Err(e) => eprintln!("chat: accept failed: {e}"),
             },
@@ -66,65 +124,69 @@ async fn serve(listener: TcpListener, mut shutdown: watch::Receiver<bool>) -> io
     Ok(())
 }
 
-/// Serves one client: reads its name, then relays lines both ways until
-/// it leaves, lags too far behind, or the server shuts down.
-async fn client(
-    stream: TcpStream,
-    room: broadcast::Sender<Line>,
-    mut shutdown: watch::Receiver<bool>,
-) {
+/// Serves one client: reads its name, then relays lines both ways until it
+/// leaves, falls too far behind, or the server shuts down.
+async fn client(stream: TcpStream, id: u64, room: Arc<Room>, mut shutdown: watch::Receiver<bool>) {
     let (reader, mut writer) = stream.into_split();
     let mut lines = FramedRead::new(reader, LinesCodec::new_with_max_length(MAX_LINE));
-
     let name = match lines.next().await {
         Some(Ok(name)) if !name.trim().is_empty() => name.trim().to_owned(),
         _ => return,
     };
-    // Subscribe before greeting, so everything said after the greeting
-    // reaches this client.
-    let mut inbox = room.subscribe();
+    let (queue, mut inbox) = mpsc::channel::<Line>(QUEUE);
+    let evicted = Arc::new(Notify::new());
+    // Join before the greeting, so everything said after it reaches us.
+    room.join(id, queue, evicted.clone());
     if writer
         .write_all(format!("*** welcome {name}\n").as_bytes())
         .await
         .is_err()
     {
+        room.leave(id);
         return;
     }
-    let _ = room.send(format!("*** {name} joined").into());
+    room.say(NOBODY, format!("*** {name} joined"));
 
-    let farewell = loop {
-        rt::select! {
-            line = lines.next() => match line {
-                Some(Ok(text)) => {
-                    let _ = room.send(format!("{name}: {text}").into());
-                }
+    // Reading and writing run side by side in this task; whichever ends
+    // first ends the client.
+    let read_side = async {
+        loop {
+            match lines.next().await {
+                Some(Ok(text)) => room.say(id, format!("{name}: {text}")),
                 Some(Err(e)) => break format!("*** {name} dropped: {e}"),
                 None => break format!("*** {name} left"),
-            },
-            heard = inbox.recv() => match heard {
-                Ok(line) => {
-                    let mut out = Vec::with_capacity(line.len() + 1);
-                    out.extend_from_slice(line.as_bytes());
-                    out.push(b'\n');
-                    if writer.write_all(&out).await.is_err() {
-                        break format!("*** {name} left");
-                    }
-                }
-                Err(broadcast::error::RecvError::Lagged(missed)) => {
-                    let _ = writer
-                        .write_all(format!("*** too slow: missed {missed} lines, disconnecting\n").as_bytes())
-                        .await;
-                    break format!("*** {name} dropped for being too slow");
-                }
-                Err(broadcast::error::RecvError::Closed) => return,
-            },
-            _ = shutdown.changed() => {
-                let _ = writer.write_all(b"*** server shutting down\n").await;
-                return;
             }
         }
     };
-    let _ = room.send(farewell.into());
+    let write_side = async {
+        while let Some(line) = inbox.recv().await {
+            if write_line(&mut writer, &line).await.is_err() {
+                break;
+            }
+        }
+        format!("*** {name} left")
+    };
+    let farewell = rt::select! {
+        farewell = read_side => farewell,
+        farewell = write_side => farewell,
+        _ = evicted.notified() => format!("*** {name} dropped for being too slow"),
+        _ = shutdown.changed() => {
+            // Best effort and without waiting: a stuck client must not
+            // hold up the shutdown.
+            let _ = writer.try_write(b"*** server shutting down\n");
+            room.leave(id);
+            return;
+        }
+    };
+    room.leave(id);
+    room.say(NOBODY, farewell);
+}
+
+async fn write_line(writer: &mut OwnedWriteHalf, line: &str) -> io::Result<()> {
+    let mut out = Vec::with_capacity(line.len() + 1);
+    out.extend_from_slice(line.as_bytes());
+    out.push(b'\n');
+    writer.write_all(&out).await
 }
 
 /// Self-check: `CLIENTS` clients join, each says `SAYS` lines, and every
@@ -139,6 +201,8 @@ async fn smoke() -> io::Result<()> {
     let addr = listener.local_addr()?;
     let (shutdown_tx, shutdown_rx) = watch::channel(false);
     let server = rt::spawn(serve(listener, shutdown_rx));
+
+    let talked = slow_client_is_dropped(addr).await?;
 
     let everyone_joined = Arc::new(Barrier::new(CLIENTS));
     let everyone_heard = Arc::new(Barrier::new(CLIENTS + 1));
@@ -157,7 +221,8 @@ async fn smoke() -> io::Result<()> {
                 writer.write_all(format!("line {n}\n").as_bytes()).await?;
             }
             let mut heard = 0;
-            while heard < CLIENTS * SAYS {
+            // Everyone hears everyone else's lines, not their own.
+            while heard < (CLIENTS - 1) * SAYS {
                 let line = next_line(&mut lines).await?;
                 if !line.starts_with("***") {
                     heard += 1;
@@ -177,11 +242,62 @@ async fn smoke() -> io::Result<()> {
     server.await.map_err(io::Error::other)??;
 
     println!(
-        "chat smoke: {CLIENTS} clients said {} lines, {heard} deliveries, clean shutdown, in {:.1?}",
+        "chat smoke: {CLIENTS} clients said {} lines, {heard} deliveries; a client that stopped \
+         reading was dropped ({talked} lines sent meanwhile); clean shutdown; in {:.1?}",
         CLIENTS * SAYS,
         started.elapsed()
     );
     Ok(())
+}
+
+/// A client that stops reading is dropped while another keeps talking,
+/// and the talker is told. Returns how many lines the talker needed.
+async fn slow_client_is_dropped(addr: std::net::SocketAddr) -> io::Result<usize> {
+    // A small receive buffer, so the kernel absorbs little on the slow
+    // client's behalf and its queue on the server fills sooner.
+    let socket = TcpSocket::new_v4()?;
+    socket.set_recv_buffer_size(4096)?;
+    let (slow_reader, mut slow_writer) = socket.connect(addr).await?.into_split();
+    let mut slow_lines = FramedRead::new(slow_reader, LinesCodec::new_with_max_length(MAX_LINE));
+    slow_writer.write_all(b"slowpoke\n").await?;
+    expect_line(&mut slow_lines, |l| l == "*** welcome slowpoke").await?;
+    // From here on `slow_lines` is never read.
+
+    let (reader, mut writer) = TcpStream::connect(addr).await?.into_split();
+    let mut lines = FramedRead::new(reader, LinesCodec::new_with_max_length(MAX_LINE));
+    writer.write_all(b"talker\n").await?;
+    expect_line(&mut lines, |l| l == "*** welcome talker").await?;
+
+    let dropped = AtomicBool::new(false);
+    let line = format!("{}\n", "x".repeat(MAX_LINE - 1));
+    let talk = async {
+        let mut said = 0;
+        while !dropped.load(Ordering::Relaxed) {
+            if said == 100_000 {
+                return Err(io::Error::other("the slow client was never dropped"));
+            }
+            writer.write_all(line.as_bytes()).await?;
+            said += 1;
+        }
+        Ok(said)
+    };
+    let listen = async {
+        expect_line(&mut lines, |l| {
+            l == "*** slowpoke dropped for being too slow"
+        })
+        .await?;
+        dropped.store(true, Ordering::Relaxed);
+        io::Result::Ok(())
+    };
+    let (said, heard) = rt::join!(talk, listen);
+    heard?;
+    drop(slow_lines);
+    // Hang up, then wait for the server to close our connection: by then
+    // it has relayed every line we sent, and none of them can reach the
+    // clients of the next check.
+    drop(writer);
+    while lines.next().await.is_some() {}
+    said
 }
 
 type ClientLines = FramedRead<rt::net::tcp::OwnedReadHalf, LinesCodec>;
