@@ -33,6 +33,8 @@ use std::sync::Arc;
 const DEFAULT_ADDR: &str = "127.0.0.1:6380";
 /// Bytes asked of the socket per read.
 const READ_CHUNK: usize = 16 * 1024;
+/// Reply bytes gathered before they are written out and more commands run.
+const MAX_PENDING_REPLIES: usize = 1024 * 1024;
 
 #[rt::main]
 async fn main() -> io::Result<()> {
@@ -82,25 +84,31 @@ async fn connection(stream: TcpStream, db: Arc<Db>, id: u64, mut shutdown: watch
     let mut input = Vec::with_capacity(READ_CHUNK);
     let mut chunk = vec![0u8; READ_CHUNK];
     let mut out = Vec::new();
+    let mut batch = Batch::Drained;
     loop {
-        let mut flow = Flow::Continue;
-        rt::select! {
-            read = reader.read(&mut chunk) => {
-                let n = match read {
-                    Ok(0) | Err(_) => return,
-                    Ok(n) => n,
-                };
-                input.extend_from_slice(&chunk[..n]);
-                flow = run_buffered(&mut session, &mut input, &mut out);
+        if batch == Batch::Paused {
+            // Commands are still buffered from the last read: answer them
+            // before reading more.
+            batch = run_buffered(&mut session, &mut input, &mut out);
+        } else {
+            rt::select! {
+                read = reader.read(&mut chunk) => {
+                    let n = match read {
+                        Ok(0) | Err(_) => return,
+                        Ok(n) => n,
+                    };
+                    input.extend_from_slice(&chunk[..n]);
+                    batch = run_buffered(&mut session, &mut input, &mut out);
+                }
+                Some(message) = session.messages.recv(), if session.is_subscribed() => {
+                    Session::message_reply(message).write_to(&mut out);
+                }
+                _ = shutdown.changed() => return,
             }
-            Some(message) = session.messages.recv(), if session.is_subscribed() => {
-                Session::message_reply(message).write_to(&mut out);
-            }
-            _ = shutdown.changed() => return,
         }
         if session.fell_behind() {
             Reply::err("subscriber fell too far behind; disconnecting").write_to(&mut out);
-            flow = Flow::Close;
+            batch = Batch::Close;
         }
         if !out.is_empty() {
             if writer.write_all(&out).await.is_err() {
@@ -108,36 +116,52 @@ async fn connection(stream: TcpStream, db: Arc<Db>, id: u64, mut shutdown: watch
             }
             out.clear();
         }
-        if flow == Flow::Close {
+        if batch == Batch::Close {
             return;
         }
     }
 }
 
-/// Runs every complete command in `input` and removes it from there.
-fn run_buffered(session: &mut Session, input: &mut Vec<u8>, out: &mut Vec<u8>) -> Flow {
+/// How far [`run_buffered`] got.
+#[derive(PartialEq)]
+enum Batch {
+    /// Every complete command was answered.
+    Drained,
+    /// The replies reached [`MAX_PENDING_REPLIES`]; more commands wait.
+    Paused,
+    /// The connection must close once the replies are written.
+    Close,
+}
+
+/// Runs the complete commands at the front of `input` and removes them
+/// from there, stopping early once the replies grow large (a pipeline of
+/// GETs of big values must not turn into an unbounded reply buffer).
+fn run_buffered(session: &mut Session, input: &mut Vec<u8>, out: &mut Vec<u8>) -> Batch {
     let mut used = 0;
-    let flow = loop {
+    let batch = loop {
+        if out.len() >= MAX_PENDING_REPLIES {
+            break Batch::Paused;
+        }
         match resp::parse_command(&input[used..]) {
             Ok(Some((command, len))) => {
                 used += len;
                 if session.execute(command, out) == Flow::Close {
-                    break Flow::Close;
+                    break Batch::Close;
                 }
             }
             Ok(None) if input.len() - used > resp::MAX_REQUEST => {
                 Reply::err("Protocol error: request too large").write_to(out);
-                break Flow::Close;
+                break Batch::Close;
             }
-            Ok(None) => break Flow::Continue,
+            Ok(None) => break Batch::Drained,
             Err(problem) => {
                 Reply::err(format!("Protocol error: {problem}")).write_to(out);
-                break Flow::Close;
+                break Batch::Close;
             }
         }
     };
     input.drain(..used);
-    flow
+    batch
 }
 
 /// Command-line options shared by the network examples.

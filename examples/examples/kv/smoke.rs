@@ -20,6 +20,7 @@ pub async fn run() -> io::Result<()> {
     let server = rt::spawn(super::serve(listener, shutdown_rx));
 
     let mut done = vec![check_commands(addr).await?];
+    done.push(check_large_replies(addr).await?);
     done.push(check_malformed(addr).await?);
     done.push(check_pubsub(addr).await?);
     done.push(check_expiry(addr).await?);
@@ -112,6 +113,25 @@ async fn check_commands(addr: SocketAddr) -> io::Result<String> {
     let mut stream = TcpStream::connect(addr).await?;
     exchange(&mut stream, &request, &expected).await?;
     Ok(format!("{} pipelined commands", script.len() + 2))
+}
+
+/// A pipeline whose replies are far larger than its requests is answered
+/// in bounded batches, completely and in order.
+async fn check_large_replies(addr: SocketAddr) -> io::Result<String> {
+    const GETS: usize = 20;
+    let value = "v".repeat(200_000);
+    let mut stream = TcpStream::connect(addr).await?;
+    exchange(&mut stream, &resp(&["SET", "big", &value]), "+OK\r\n").await?;
+    let mut request = Vec::new();
+    let mut expected = String::new();
+    for _ in 0..GETS {
+        request.extend_from_slice(&resp(&["GET", "big"]));
+        expected.push_str(&format!("${}\r\n{value}\r\n", value.len()));
+    }
+    request.extend_from_slice(&resp(&["DEL", "big"]));
+    expected.push_str(":1\r\n");
+    exchange(&mut stream, &request, &expected).await?;
+    Ok(format!("{GETS} pipelined 200 kB GETs"))
 }
 
 /// Broken requests get a protocol error and a closed connection.
