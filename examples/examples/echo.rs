@@ -23,6 +23,12 @@ const GRACE: Duration = Duration::from_secs(5);
 #[rt::main]
 async fn main() -> io::Result<()> {
     let args = Args::parse();
+    // The program runs as a spawned task on the runtime's worker threads;
+    // `main` only waits for it.
+    rt::spawn(run(args)).await.map_err(io::Error::other)?
+}
+
+async fn run(args: Args) -> io::Result<()> {
     if args.smoke {
         return smoke().await;
     }
