@@ -1,0 +1,203 @@
+//! A key-value server that speaks the Redis protocol (RESP2).
+//!
+//! Supports GET, SET (with EX/PX), DEL, INCR, EXPIRE, TTL, PING, ECHO,
+//! PUBLISH and SUBSCRIBE/UNSUBSCRIBE, with pipelining: every complete
+//! command in a read is answered in one write. Malformed input gets a RESP
+//! error and the connection is closed; every size is bounded.
+//!
+//! `cargo run -p examples --example kv -- --addr 127.0.0.1:6380` serves
+//! until killed (try `redis-cli -p 6380`); `--smoke` checks itself with
+//! `redis-benchmark` and `redis-cli` when they are installed and with an
+//! in-process client always.
+
+// The helper modules live in `kv/` next to this file.
+#[path = "kv/db.rs"]
+mod db;
+#[path = "kv/resp.rs"]
+mod resp;
+#[path = "kv/session.rs"]
+mod session;
+#[path = "kv/smoke.rs"]
+mod smoke;
+
+use db::Db;
+use resp::Reply;
+use rt::io::{AsyncReadExt, AsyncWriteExt};
+use rt::net::{TcpListener, TcpStream};
+use rt::sync::watch;
+use rt::task::JoinSet;
+use session::{Flow, Session};
+use std::io;
+use std::sync::Arc;
+
+const DEFAULT_ADDR: &str = "127.0.0.1:6380";
+/// Bytes asked of the socket per read.
+const READ_CHUNK: usize = 16 * 1024;
+/// Reply bytes gathered before they are written out and more commands run.
+const MAX_PENDING_REPLIES: usize = 1024 * 1024;
+
+#[rt::main]
+async fn main() -> io::Result<()> {
+    let args = Args::parse();
+    // The program runs as a spawned task on the runtime's worker threads;
+    // `main` only waits for it.
+    rt::spawn(run(args)).await.map_err(io::Error::other)?
+}
+
+async fn run(args: Args) -> io::Result<()> {
+    if args.smoke {
+        return smoke::run().await;
+    }
+    let listener = TcpListener::bind(&args.addr).await?;
+    println!("kv: listening on {}", listener.local_addr()?);
+    // Whoever owns `shutdown_tx` stops the server by sending `true`.
+    let (shutdown_tx, shutdown_rx) = watch::channel(false);
+    let served = serve(listener, shutdown_rx).await;
+    drop(shutdown_tx);
+    served
+}
+
+/// Accepts connections until `shutdown` turns true; then every connection
+/// finishes the commands it has read and closes.
+async fn serve(listener: TcpListener, mut shutdown: watch::Receiver<bool>) -> io::Result<()> {
+    let db = Arc::new(Db::default());
+    let mut connections = JoinSet::new();
+    let mut next_id = 0u64;
+    loop {
+        rt::select! {
+            accepted = listener.accept() => match accepted {
+                Ok((stream, _peer)) => {
+                    next_id += 1;
+                    let _ = stream.set_nodelay(true);
+                    connections.spawn(connection(stream, db.clone(), next_id, shutdown.clone()));
+                }
+                Err(e) => eprintln!("kv: accept failed: {e}"),
+            },
+            Some(_) = connections.join_next(), if !connections.is_empty() => {}
+            _ = shutdown.changed() => break,
+        }
+    }
+    drop(listener);
+    while connections.join_next().await.is_some() {}
+    Ok(())
+}
+
+/// Reads commands, answers them, and forwards published messages while
+/// subscribed.
+async fn connection(stream: TcpStream, db: Arc<Db>, id: u64, mut shutdown: watch::Receiver<bool>) {
+    let mut session = Session::new(db, id);
+    let (mut reader, mut writer) = stream.into_split();
+    let mut input = Vec::with_capacity(READ_CHUNK);
+    let mut chunk = vec![0u8; READ_CHUNK];
+    let mut out = Vec::new();
+    let mut batch = Batch::Drained;
+    loop {
+        if batch == Batch::Paused {
+            // Commands are still buffered from the last read: answer them
+            // before reading more.
+            batch = run_buffered(&mut session, &mut input, &mut out);
+        } else {
+            rt::select! {
+                read = reader.read(&mut chunk) => {
+                    let n = match read {
+                        Ok(0) | Err(_) => return,
+                        Ok(n) => n,
+                    };
+                    input.extend_from_slice(&chunk[..n]);
+                    batch = run_buffered(&mut session, &mut input, &mut out);
+                }
+                Some(message) = session.messages.recv(), if session.is_subscribed() => {
+                    Session::message_reply(message).write_to(&mut out);
+                }
+                _ = shutdown.changed() => return,
+            }
+        }
+        if session.fell_behind() {
+            Reply::err("subscriber fell too far behind; disconnecting").write_to(&mut out);
+            batch = Batch::Close;
+        }
+        if !out.is_empty() {
+            if writer.write_all(&out).await.is_err() {
+                return;
+            }
+            out.clear();
+        }
+        if batch == Batch::Close {
+            return;
+        }
+    }
+}
+
+/// How far [`run_buffered`] got.
+#[derive(PartialEq)]
+enum Batch {
+    /// Every complete command was answered.
+    Drained,
+    /// The replies reached [`MAX_PENDING_REPLIES`]; more commands wait.
+    Paused,
+    /// The connection must close once the replies are written.
+    Close,
+}
+
+/// Runs the complete commands at the front of `input` and removes them
+/// from there, stopping early once the replies grow large (a pipeline of
+/// GETs of big values must not turn into an unbounded reply buffer).
+fn run_buffered(session: &mut Session, input: &mut Vec<u8>, out: &mut Vec<u8>) -> Batch {
+    let mut used = 0;
+    let batch = loop {
+        if out.len() >= MAX_PENDING_REPLIES {
+            break Batch::Paused;
+        }
+        match resp::parse_command(&input[used..]) {
+            Ok(Some((command, len))) => {
+                used += len;
+                if session.execute(command, out) == Flow::Close {
+                    break Batch::Close;
+                }
+            }
+            Ok(None) if input.len() - used > resp::MAX_REQUEST => {
+                Reply::err("Protocol error: request too large").write_to(out);
+                break Batch::Close;
+            }
+            Ok(None) => break Batch::Drained,
+            Err(problem) => {
+                Reply::err(format!("Protocol error: {problem}")).write_to(out);
+                break Batch::Close;
+            }
+        }
+    };
+    input.drain(..used);
+    batch
+}
+
+/// Command-line options shared by the network examples.
+struct Args {
+    smoke: bool,
+    addr: String,
+}
+
+impl Args {
+    fn parse() -> Args {
+        let mut args = Args {
+            smoke: false,
+            addr: DEFAULT_ADDR.to_owned(),
+        };
+        let mut argv = std::env::args().skip(1);
+        while let Some(arg) = argv.next() {
+            match arg.as_str() {
+                "--smoke" => args.smoke = true,
+                "--addr" => match argv.next() {
+                    Some(addr) => args.addr = addr,
+                    None => usage("--addr needs HOST:PORT"),
+                },
+                other => usage(&format!("unknown argument {other:?}")),
+            }
+        }
+        args
+    }
+}
+
+fn usage(problem: &str) -> ! {
+    eprintln!("{problem}\nusage: kv [--smoke] [--addr HOST:PORT]");
+    std::process::exit(2);
+}
