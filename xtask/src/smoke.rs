@@ -6,14 +6,24 @@ use std::path::Path;
 
 use crate::cargo::{cargo, workspace_root};
 
-/// Runs the smoke checks. Examples exit by themselves; benchmark targets
+/// Runs the smoke checks. Examples take `--smoke` (a short end-to-end run
+/// against their own clients that exits by itself); benchmark targets
 /// (`examples/benches/NAME.rs` or `examples/benches/NAME/main.rs`) take
 /// `--smoke`. Both are built in release, as the real benchmark is.
 pub fn smoke() -> Result<(), String> {
     let examples = workspace_root().join("examples");
     for name in targets(&examples.join("examples")) {
         cargo(
-            &["run", "--release", "-p", "examples", "--example", &name],
+            &[
+                "run",
+                "--release",
+                "-p",
+                "examples",
+                "--example",
+                &name,
+                "--",
+                "--smoke",
+            ],
             &[],
         )?;
     }
