@@ -59,7 +59,7 @@ pub use builder::{Builder, RngSeed};
 pub use context::TryCurrentError;
 pub use driver::{Driver, DriverHandles, Unpark};
 pub use handle::{EnterGuard, Handle};
-pub use metrics::{HistogramConfiguration, RuntimeMetrics};
+pub use metrics::{HistogramConfiguration, IoDriverMetrics, RuntimeMetrics};
 pub use park::{ParkThread, UnparkThread};
 pub use runtime::{Runtime, RuntimeFlavor};
 pub use slow_poll::SlowPoll;

@@ -57,11 +57,13 @@ impl IoDriver {
             // after shutdown sleeps instead of spinning.
             return;
         }
+        let mut dispatched = 0;
         for event in self.events.iter() {
             let token = event.token();
             if token == WAKER_TOKEN {
                 continue;
             }
+            dispatched += 1;
             let ptr = token.0 as *const ScheduledIo;
             // SAFETY: tokens are addresses of `ScheduledIo`s registered
             // through `IoHandle::add_source`. Such a state is held by the
@@ -71,6 +73,7 @@ impl IoDriver {
             let io = unsafe { &*ptr };
             io.set_readiness(self.tick, Ready::from_mio(event));
         }
+        self.handle.metrics.count_ready(dispatched);
     }
 }
 
@@ -111,6 +114,7 @@ pub fn base_driver_with_capacity(
 ) -> impl FnOnce(&mut DriverHandles) -> io::Result<Box<dyn Driver>> + Send + 'static {
     move |handles: &mut DriverHandles| {
         let (driver, handle) = IoDriver::new(nevents)?;
+        handles.insert(handle.metrics.clone());
         handles.insert(handle);
         Ok(Box::new(driver) as Box<dyn Driver>)
     }

@@ -15,7 +15,7 @@
 
 use super::ready::Interest;
 use super::scheduled_io::ScheduledIo;
-use rt_core::runtime::Unpark;
+use rt_core::runtime::{IoDriverMetrics, Unpark};
 use std::collections::HashMap;
 use std::io;
 use std::sync::{Arc, Mutex};
@@ -36,6 +36,8 @@ pub struct IoHandle {
     registry: mio::Registry,
     waker: mio::Waker,
     synced: Mutex<Synced>,
+    /// Reported through the runtime's `RuntimeMetrics`.
+    pub(super) metrics: Arc<IoDriverMetrics>,
 }
 
 #[derive(Debug, Default)]
@@ -58,6 +60,7 @@ impl IoHandle {
             registry,
             waker,
             synced: Mutex::new(Synced::default()),
+            metrics: Arc::new(IoDriverMetrics::new()),
         }
     }
 
@@ -84,6 +87,7 @@ impl IoHandle {
             self.synced().registered.remove(&token.0);
             return Err(e);
         }
+        self.metrics.count_registered();
         Ok(scheduled_io)
     }
 
@@ -102,6 +106,7 @@ impl IoHandle {
             // Shut down: the driver dispatches nothing any more.
             return;
         }
+        self.metrics.count_deregistered();
         synced.pending_release.push(scheduled_io.clone());
         let wake = synced.pending_release.len() >= RELEASE_BATCH;
         drop(synced);

@@ -2,11 +2,13 @@
 //! through [`Handle::metrics`](super::Handle::metrics).
 
 mod histogram;
+mod io;
 #[cfg(all(test, loom))]
 mod loom_models;
 mod worker;
 
 pub use histogram::HistogramConfiguration;
+pub use io::IoDriverMetrics;
 pub(crate) use worker::{WorkerClock, WorkerMetrics};
 
 use super::scheduler;
@@ -206,6 +208,27 @@ impl RuntimeMetrics {
     /// Blocking closures queued and not yet started.
     pub fn blocking_queue_depth(&self) -> usize {
         self.handle.common().blocking.counts().queued
+    }
+
+    fn io(&self) -> Option<std::sync::Arc<IoDriverMetrics>> {
+        self.handle.common().driver_handles.get::<IoDriverMetrics>()
+    }
+
+    /// I/O sources (sockets, pipes, `AsyncFd`s) registered with the
+    /// reactor since the runtime started; 0 without an I/O driver.
+    pub fn io_driver_fd_registered_count(&self) -> u64 {
+        self.io().map_or(0, |io| io.registered())
+    }
+
+    /// I/O sources deregistered from the reactor since the runtime started.
+    /// Registered minus deregistered is the number open now.
+    pub fn io_driver_fd_deregistered_count(&self) -> u64 {
+        self.io().map_or(0, |io| io.deregistered())
+    }
+
+    /// Readiness events the reactor has dispatched to I/O sources.
+    pub fn io_driver_ready_count(&self) -> u64 {
+        self.io().map_or(0, |io| io.ready())
     }
 }
 
