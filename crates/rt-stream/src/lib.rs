@@ -31,6 +31,8 @@ pub mod adapters {
         Chain, Filter, FilterMap, Fuse, Map, MapWhile, Merge, Peekable, Skip, SkipWhile, Take,
         TakeWhile, Then,
     };
+    #[cfg(feature = "time")]
+    pub use crate::timed::{ChunksTimeout, Throttle, Timeout, TimeoutRepeating};
 }
 
 pub use futures_core::Stream;
