@@ -279,3 +279,15 @@ fn interval_stream_yields_each_tick_at_its_instant() {
         assert_eq!(interval.period(), ms(10));
     });
 }
+
+#[test]
+fn the_adapters_are_send_and_sync_when_their_stream_is() {
+    fn assert_send_sync<T: Send + Sync>(_: &T) {}
+    paused_rt().block_on(async {
+        assert_send_sync(&stream::iter([1]).timeout(ms(1)));
+        assert_send_sync(&stream::iter([1]).timeout_repeating(interval(ms(1))));
+        assert_send_sync(&stream::iter([1]).throttle(ms(1)));
+        assert_send_sync(&stream::iter([1]).chunks_timeout(2, ms(1)));
+        assert_send_sync(&IntervalStream::new(interval(ms(1))));
+    });
+}

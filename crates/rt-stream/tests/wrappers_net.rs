@@ -48,6 +48,30 @@ fn tcp_listener_stream_accepts_three_loopback_clients() {
     });
 }
 
+#[cfg(feature = "time")]
+#[test]
+fn an_idle_listener_times_out_on_a_paused_clock_then_accepts() {
+    use std::time::Duration;
+
+    let rt = Builder::new_current_thread()
+        .base_driver(rt_io::reactor::base_driver())
+        .driver_layer(rt_time::driver_layer(true))
+        .build()
+        .unwrap();
+    rt.block_on(async {
+        let listener = TcpListener::bind("127.0.0.1:0").await.unwrap();
+        let addr = listener.local_addr().unwrap();
+        let start = rt_time::Instant::now();
+        let mut incoming =
+            std::pin::pin!(TcpListenerStream::new(listener).timeout(Duration::from_secs(5)));
+        assert!(incoming.next().await.unwrap().is_err());
+        assert_eq!(start.elapsed(), Duration::from_secs(5));
+        let client = TcpStream::connect(addr).await.unwrap();
+        let server = incoming.next().await.unwrap().unwrap().unwrap();
+        assert_eq!(server.peer_addr().unwrap(), client.local_addr().unwrap());
+    });
+}
+
 #[cfg(unix)]
 #[test]
 fn unix_listener_stream_accepts_clients() {
