@@ -291,3 +291,19 @@ fn the_adapters_are_send_and_sync_when_their_stream_is() {
         assert_send_sync(&IntervalStream::new(interval(ms(1))));
     });
 }
+
+#[test]
+fn durations_past_the_end_of_time_do_not_overflow() {
+    paused_rt().block_on(async {
+        let mut timeout = pin!(stream::iter([1]).timeout(Duration::MAX));
+        assert!(matches!(timeout.next().await, Some(Ok(1))));
+        assert!(timeout.next().await.is_none());
+        let mut chunks = pin!(stream::iter([1]).chunks_timeout(4, Duration::MAX));
+        assert_eq!(chunks.next().await, Some(vec![1]));
+        assert_eq!(chunks.next().await, None);
+        let mut throttle = pin!(stream::iter([1, 2]).throttle(Duration::MAX));
+        assert_eq!(throttle.next().await, Some(1));
+        // The second item waits "forever".
+        assert!(stays_silent(&mut throttle).await);
+    });
+}

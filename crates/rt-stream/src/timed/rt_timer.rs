@@ -18,9 +18,8 @@ const FAR_AWAY: Duration = Duration::from_secs(86_400 * 365 * 30);
 /// A [`Sleep`] created the first time it is armed and reset afterwards.
 ///
 /// Creating it lazily lets `throttle` and `chunks_timeout` be built outside
-/// a runtime, and spares a timer entry to a throttled stream that never
-/// yields.
-#[derive(Debug, Default)]
+/// a runtime, and a stream that never yields never takes a timer entry.
+#[derive(Debug)]
 pub(crate) struct SleepSlot {
     // Structurally pinned: the sleep's wheel entry is linked in place.
     sleep: Option<Sleep>,
