@@ -10,9 +10,13 @@
 //!   [`StreamNotifyClose`] makes it report which stream ended.
 //! - [`stream_fn`] and [`try_stream_fn`] write a stream as an async body.
 //! - [`wrappers`] presents rt's own types as streams: a `JoinSet`'s
-//!   results (feature `rt`), and the receivers of rt-sync's mpsc,
-//!   broadcast and watch channels (feature `sync`).
-//! - [`Elapsed`] is the error item of the time-based adapters.
+//!   results (feature `rt`), the receivers of rt-sync's mpsc, broadcast
+//!   and watch channels (feature `sync`), an rt-time `Interval`'s ticks
+//!   (feature `time`), the connections a TCP or Unix listener accepts
+//!   (feature `net`) and a Unix signal's deliveries (feature `signal`).
+//! - With the `time` feature, `StreamExt` adds the time-based adapters
+//!   `timeout`, `timeout_repeating`, `throttle` and `chunks_timeout`;
+//!   [`Elapsed`] is the error item of the two timeouts.
 //!
 //! `Stream` itself is `futures-core`'s trait, re-exported, so streams from
 //! other libraries work with all of the above.
@@ -31,6 +35,8 @@ pub mod adapters {
         Chain, Filter, FilterMap, Fuse, Map, MapWhile, Merge, Peekable, Skip, SkipWhile, Take,
         TakeWhile, Then,
     };
+    #[cfg(feature = "time")]
+    pub use crate::timed::{ChunksTimeout, Throttle, Timeout, TimeoutRepeating};
 }
 
 pub use futures_core::Stream;

@@ -9,6 +9,11 @@ use core::future::Future;
 
 use futures_core::Stream;
 
+#[cfg(feature = "time")]
+use crate::timed::{ChunksTimeout, Throttle, Timeout, TimeoutRepeating};
+#[cfg(feature = "time")]
+use std::time::Duration;
+
 mod all;
 mod any;
 mod chain;
@@ -316,6 +321,155 @@ pub trait StreamExt: Stream {
         Self: Sized,
     {
         Collect::new(self)
+    }
+
+    /// Each item wrapped in `Ok`, with an `Err(Elapsed)` in between when
+    /// the stream stays silent for `duration` (feature `time`).
+    ///
+    /// The first deadline starts when the adapter is built, and each item
+    /// starts a new one. Only one error comes out per deadline: after it,
+    /// the adapter waits for the next item as long as it takes, and that
+    /// item starts the next deadline. An item that is ready when the
+    /// deadline passes goes out rather than the error. The stream ends when
+    /// the inner stream does.
+    ///
+    /// # Panics
+    ///
+    /// If it is called outside a runtime with timers enabled.
+    ///
+    /// ```
+    /// use std::time::Duration;
+    /// use rt_stream::{self as stream, Elapsed, StreamExt};
+    ///
+    /// # let rt = rt_core::runtime::Builder::new_current_thread()
+    /// #     .driver_layer(rt_time::driver_layer(true))
+    /// #     .build()
+    /// #     .unwrap();
+    /// # rt.block_on(async {
+    /// let stalls = stream::iter([1]).chain(stream::pending());
+    /// let got: Vec<Result<u32, Elapsed>> = stalls
+    ///     .timeout(Duration::from_millis(100))
+    ///     .take(2)
+    ///     .collect()
+    ///     .await;
+    /// assert_eq!(got[0], Ok(1));
+    /// assert!(got[1].is_err());
+    /// # });
+    /// ```
+    #[cfg(feature = "time")]
+    #[track_caller]
+    fn timeout(self, duration: Duration) -> Timeout<Self>
+    where
+        Self: Sized,
+    {
+        Timeout::new(self, duration)
+    }
+
+    /// Each item wrapped in `Ok`, with an `Err(Elapsed)` on every tick of
+    /// `interval` while the stream stays silent (feature `time`).
+    ///
+    /// Each item restarts the interval, so the errors say how many periods
+    /// have passed since the last item. The interval's first tick is
+    /// whenever it was built to be: an `interval(period)` ticks at once, an
+    /// `interval_at(Instant::now() + period, period)` one period later.
+    ///
+    /// ```
+    /// use std::time::Duration;
+    /// use rt_stream::{self as stream, StreamExt};
+    /// use rt_time::{interval_at, Instant};
+    ///
+    /// # let rt = rt_core::runtime::Builder::new_current_thread()
+    /// #     .driver_layer(rt_time::driver_layer(true))
+    /// #     .build()
+    /// #     .unwrap();
+    /// # rt.block_on(async {
+    /// let period = Duration::from_millis(50);
+    /// let silent = stream::pending::<u32>();
+    /// let errors = silent
+    ///     .timeout_repeating(interval_at(Instant::now() + period, period))
+    ///     .take(3)
+    ///     .filter(Result::is_err)
+    ///     .fold(0, |n, _| n + 1)
+    ///     .await;
+    /// assert_eq!(errors, 3);
+    /// # });
+    /// ```
+    #[cfg(feature = "time")]
+    fn timeout_repeating(self, interval: rt_time::Interval) -> TimeoutRepeating<Self>
+    where
+        Self: Sized,
+    {
+        TimeoutRepeating::new(self, interval)
+    }
+
+    /// The same items, at least `duration` apart (feature `time`).
+    ///
+    /// After each item the inner stream is left alone until `duration` has
+    /// passed, so items it produces meanwhile wait in it (a channel stays
+    /// full, a socket unread). The first item is not delayed, and a zero
+    /// duration never waits.
+    ///
+    /// ```
+    /// use std::time::Duration;
+    /// use rt_stream::{self as stream, StreamExt};
+    /// use rt_time::Instant;
+    ///
+    /// # let rt = rt_core::runtime::Builder::new_current_thread()
+    /// #     .driver_layer(rt_time::driver_layer(true))
+    /// #     .build()
+    /// #     .unwrap();
+    /// # rt.block_on(async {
+    /// let start = Instant::now();
+    /// let items: Vec<u32> = stream::iter([1, 2, 3])
+    ///     .throttle(Duration::from_millis(10))
+    ///     .collect()
+    ///     .await;
+    /// assert_eq!(items, [1, 2, 3]);
+    /// assert!(start.elapsed() >= Duration::from_millis(20));
+    /// # });
+    /// ```
+    #[cfg(feature = "time")]
+    fn throttle(self, duration: Duration) -> Throttle<Self>
+    where
+        Self: Sized,
+    {
+        Throttle::new(self, duration)
+    }
+
+    /// The items gathered into `Vec`s of at most `max_size` (feature
+    /// `time`).
+    ///
+    /// A chunk goes out as soon as it is full, or once `duration` has
+    /// passed since its first item arrived, or when the stream ends; a
+    /// chunk is never empty.
+    ///
+    /// # Panics
+    ///
+    /// If `max_size` is 0.
+    ///
+    /// ```
+    /// use std::time::Duration;
+    /// use rt_stream::{self as stream, StreamExt};
+    ///
+    /// # let rt = rt_core::runtime::Builder::new_current_thread()
+    /// #     .driver_layer(rt_time::driver_layer(true))
+    /// #     .build()
+    /// #     .unwrap();
+    /// # rt.block_on(async {
+    /// let chunks: Vec<Vec<u32>> = stream::iter(1..=5)
+    ///     .chunks_timeout(2, Duration::from_secs(1))
+    ///     .collect()
+    ///     .await;
+    /// assert_eq!(chunks, [vec![1, 2], vec![3, 4], vec![5]]);
+    /// # });
+    /// ```
+    #[cfg(feature = "time")]
+    #[track_caller]
+    fn chunks_timeout(self, max_size: usize, duration: Duration) -> ChunksTimeout<Self>
+    where
+        Self: Sized,
+    {
+        ChunksTimeout::new(self, max_size, duration)
     }
 
     /// A stream whose next item can be looked at before it is taken (see

@@ -1,19 +1,23 @@
 //! The time-based adapters (`timeout`, `timeout_repeating`, `throttle`,
-//! `chunks_timeout`), written against a two-method timer seam so that their
-//! logic stands and is tested before a timer crate is plugged in.
+//! `chunks_timeout`).
 //!
-//! [`Delay`] is what a one-shot timer must offer (rt-time's `Sleep` fits it:
-//! arming is `reset(Instant::now() + after)`, expiry is its `poll`), and
-//! [`Ticker`] what a periodic one must (rt-time's `Interval`: `poll_tick`
-//! and `reset`). `StreamExt` gains the four methods, with tokio-stream's
-//! signatures, once that crate is merged; until then nothing outside this
-//! module's tests builds these adapters.
+//! Their logic is written against a two-trait timer seam: [`Delay`] is what
+//! a re-armable one-shot timer must offer, [`Ticker`] what a periodic one
+//! must. The unit tests drive that logic with hand-run timers; with the
+//! `time` feature, `rt_timer` implements the seam with rt-time's `Sleep`
+//! and `Interval`, and `adapters` holds the public types `StreamExt`
+//! returns.
 
-// Reachable from `StreamExt` only once a timer implements the seam.
-#![cfg_attr(not(test), allow(dead_code))]
+// Without a timer crate nothing outside this module's tests builds the
+// adapters.
+#![cfg_attr(not(feature = "time"), allow(dead_code))]
 
+#[cfg(feature = "time")]
+mod adapters;
 mod chunks_timeout;
 mod elapsed;
+#[cfg(feature = "time")]
+mod rt_timer;
 mod seam;
 mod throttle;
 mod timeout;
@@ -22,5 +26,7 @@ mod timeout_repeating;
 #[cfg(test)]
 mod manual;
 
+#[cfg(feature = "time")]
+pub use adapters::{ChunksTimeout, Throttle, Timeout, TimeoutRepeating};
 pub use elapsed::Elapsed;
 pub(crate) use seam::{Delay, Ticker};

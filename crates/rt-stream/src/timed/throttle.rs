@@ -33,6 +33,22 @@ impl<S, D: Delay> Throttle<S, D> {
         }
     }
 
+    pub(crate) fn get_ref(&self) -> &S {
+        &self.stream
+    }
+
+    pub(crate) fn get_mut(&mut self) -> &mut S {
+        &mut self.stream
+    }
+
+    pub(crate) fn get_pin_mut(self: Pin<&mut Self>) -> Pin<&mut S> {
+        self.project().0
+    }
+
+    pub(crate) fn into_inner(self) -> S {
+        self.stream
+    }
+
     fn project(self: Pin<&mut Self>) -> (Pin<&mut S>, Pin<&mut D>, Duration, &mut bool) {
         // SAFETY: `stream` and `delay` are structurally pinned. The adapter
         // never moves them while pinned, has no `Drop` impl, and is `Unpin`
