@@ -38,6 +38,26 @@ where
 
 /// Runs a blocking closure on the current runtime's blocking pool.
 ///
+/// # `spawn_blocking` or `block_in_place`?
+///
+/// Both keep blocking code (file I/O, a synchronous library, a long
+/// computation) from stalling the tasks that share a worker.
+///
+/// - `spawn_blocking` moves the closure to a pool thread and returns a
+///   [`JoinHandle`] to await. The closure must be `'static + Send`, so it
+///   cannot borrow from the task. It works on both flavors, and many calls
+///   can run at once (up to `max_blocking_threads`). Pick it by default.
+/// - [`block_in_place`] runs the closure right here, on the worker thread,
+///   after handing the worker's queued tasks to a new thread. The closure
+///   may borrow the task's locals and need not be `Send`, but the calling
+///   task (and anything it `join!`s) makes no progress until it returns,
+///   and it panics on the current-thread flavor. Pick it when borrowing
+///   matters more than that.
+///
+/// Neither can be cancelled once the closure started: aborting the task
+/// only drops the result. With a paused clock (tests), time does not
+/// advance on its own while a `spawn_blocking` closure is in flight.
+///
 /// # Panics
 ///
 /// Outside a runtime's context.
@@ -65,7 +85,8 @@ where
 /// other tasks: the worker's queue is handed to a new thread first.
 ///
 /// Outside a runtime, `f` just runs. On the multi-thread runtime, the
-/// calling task stays on this thread until it next yields.
+/// calling task stays on this thread until it next yields. See
+/// [`spawn_blocking`] for when to choose which.
 ///
 /// # Panics
 ///
