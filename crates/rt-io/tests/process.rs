@@ -409,3 +409,40 @@ fn process_types_are_send_and_sync() {
     assert_send_sync::<rt_io::process::ChildStdout>();
     assert_send_sync::<rt_io::process::ChildStderr>();
 }
+
+#[test]
+fn pipes_convert_from_std_and_back_to_blocking_descriptors() {
+    on_both_flavors(|| async {
+        // A std child's stdout, wrapped for the reactor.
+        let mut std_child = std::process::Command::new("echo")
+            .arg("from std")
+            .stdout(Stdio::piped())
+            .spawn()
+            .unwrap();
+        let mut stdout =
+            rt_io::process::ChildStdout::from_std(std_child.stdout.take().unwrap()).unwrap();
+        let mut out = String::new();
+        stdout.read_to_string(&mut out).await.unwrap();
+        assert_eq!(out, "from std\n");
+        assert!(std_child.wait().unwrap().success());
+
+        // And the other way: an owned descriptor in blocking mode, so a
+        // plain blocking read waits for the child instead of failing with
+        // `WouldBlock`.
+        let mut child = Command::new("sh")
+            .args(["-c", "read line; echo \"got $line\""])
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .spawn()
+            .unwrap();
+        let stdout = child.stdout.take().unwrap().into_owned_fd().unwrap();
+        let mut stdin = child.stdin.take().unwrap();
+        stdin.write_all(b"it\n").await.unwrap();
+        drop(stdin);
+        let mut file = std::fs::File::from(stdout);
+        let mut text = String::new();
+        std::io::Read::read_to_string(&mut file, &mut text).unwrap();
+        assert_eq!(text, "got it\n");
+        assert!(child.wait().await.unwrap().success());
+    });
+}
