@@ -12,13 +12,17 @@
 //! `reactor::base_driver()`. The `fs` feature (on by default) adds [`fs`],
 //! file-system access through the runtime's blocking pool. On Unix the
 //! `signal` feature (on by default) adds [`signal`]: `ctrl_c` and Unix signal
-//! streams.
+//! streams. On Unix the `process` feature (on by default, needs `net` and
+//! `signal`) adds [`process`]: child processes whose pipes the reactor
+//! drives and whose exit `SIGCHLD` reports.
 
 #[cfg(feature = "fs")]
 pub mod fs;
 pub mod io;
 #[cfg(feature = "net")]
 pub mod net;
+#[cfg(all(unix, feature = "process"))]
+pub mod process;
 #[cfg(feature = "net")]
 #[doc(hidden)]
 pub mod reactor;

@@ -23,4 +23,6 @@ pub use ready::{Interest, Ready};
 pub use scheduled_io::{Direction, Readiness, ReadyEvent, ScheduledIo, TICK_MASK};
 
 pub(crate) use poll_evented::PollEvented;
+#[cfg(all(unix, feature = "process"))]
+pub(crate) use registration::current_handle;
 pub(crate) use registration::Registration;
