@@ -12,6 +12,7 @@
 //! | `net` | rt-io | `TcpListener`, `TcpStream`, `UdpSocket`, Unix sockets (feature `net`) |
 //! | `time` | rt-time | `sleep`, `timeout`, `interval`, `Instant`, the paused clock (feature `time`) |
 //! | `fs` | rt-io | `File`, `OpenOptions`, `read_dir` and the free functions, on the blocking pool (feature `fs`) |
+//! | `process` | rt-io | `Command`, `Child` with async pipes, SIGCHLD reaping (feature `process`) |
 //! | `signal` | rt-io | `ctrl_c`, `unix::signal` (feature `signal`) |
 //! | [`io`] | rt-io | `AsyncRead`, `AsyncWrite`, their extension traits and utilities |
 //! | `stream` | rt-stream | `StreamExt`, `StreamMap`, `stream_fn`, wrappers (feature `stream`) |
@@ -44,6 +45,9 @@ pub use rt_io::fs;
 
 #[cfg(all(unix, feature = "signal"))]
 pub use rt_io::signal;
+
+#[cfg(all(unix, feature = "process"))]
+pub use rt_io::process;
 
 #[cfg(feature = "sync")]
 pub use rt_sync as sync;

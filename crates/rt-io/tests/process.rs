@@ -172,9 +172,9 @@ fn stdin_piped_to_cat_comes_back() {
             .unwrap();
         let mut stdin = child.stdin.take().unwrap();
         let mut stdout = child.stdout.take().unwrap();
-        // More than a pipe buffer holds: the writer must wait for the
-        // reader, so the two run as separate tasks.
-        let payload: Vec<u8> = (0..400_000u32).map(|i| (i % 251) as u8).collect();
+        // 16 MiB, far more than a pipe buffer holds: the writer must wait
+        // for the reader, so the two run as separate tasks.
+        let payload: Vec<u8> = (0..16u32 << 20).map(|i| (i % 251) as u8).collect();
         let expected = payload.clone();
         let writer = rt_core::spawn(async move {
             stdin.write_all(&payload).await.unwrap();
@@ -329,6 +329,30 @@ fn dropping_a_child_leaves_it_running_and_reaps_it_later() {
         assert!(exists(pid));
         drop(stdin);
         reaped_by_queue_drain(pid, &mut sigchld).await;
+    });
+}
+
+#[test]
+fn two_hundred_short_children_in_a_row_leave_no_zombie() {
+    on_both_flavors(|| async {
+        // Subscribed before any child can exit, so no delivery is missed.
+        let mut sigchld = signal(SignalKind::child()).unwrap();
+        let mut dropped = Vec::new();
+        for i in 0..200 {
+            let mut child = Command::new("true").spawn().unwrap();
+            let pid = child.id().unwrap();
+            if i % 2 == 0 {
+                assert!(child.wait().await.unwrap().success());
+                assert!(!exists(pid), "waited child {pid} left a zombie");
+            } else {
+                // Dropped without waiting: the orphan queue must reap it.
+                drop(child);
+                dropped.push(pid);
+            }
+        }
+        for pid in dropped {
+            reaped_by_queue_drain(pid, &mut sigchld).await;
+        }
     });
 }
 

@@ -162,13 +162,16 @@ impl<'a> ReadBuf<'a> {
         assert!(self.remaining() >= n, "n overflows remaining");
         let end = self.filled + n;
         if self.initialized < end {
-            for byte in &mut self.buf[self.initialized..end] {
-                byte.write(0);
-            }
+            let fresh = &mut self.buf[self.initialized..end];
+            // SAFETY: `fresh` is a valid, exclusively borrowed slice of
+            // `MaybeUninit<u8>`, for which any byte pattern (zero here) is
+            // a valid write of `fresh.len()` bytes.
+            unsafe { std::ptr::write_bytes(fresh.as_mut_ptr(), 0, fresh.len()) };
             self.initialized = end;
         }
         let slice = &mut self.buf[self.filled..end];
-        // SAFETY: the loop above initialised everything below `end`.
+        // SAFETY: everything below `end` is initialised: below
+        // `self.initialized` by earlier calls, the rest just above.
         unsafe { slice_assume_init_mut(slice) }
     }
 
@@ -238,9 +241,13 @@ impl<'a> ReadBuf<'a> {
             "buf.len() must fit in remaining()"
         );
         let end = self.filled + src.len();
-        for (dst, byte) in self.buf[self.filled..end].iter_mut().zip(src) {
-            dst.write(*byte);
-        }
+        let dst = &mut self.buf[self.filled..end];
+        // SAFETY: `dst` and `src` have the same length (checked above), `dst`
+        // is exclusively borrowed so the two cannot overlap, and
+        // `MaybeUninit<u8>` has `u8`'s layout.
+        unsafe {
+            std::ptr::copy_nonoverlapping(src.as_ptr(), dst.as_mut_ptr().cast::<u8>(), src.len())
+        };
         if self.initialized < end {
             self.initialized = end;
         }

@@ -134,6 +134,9 @@ where
 }
 
 /// Reads until EOF, appending to `buf`; returns the number of bytes added.
+/// The most of a `Vec`'s spare capacity offered to one read.
+const READ_TO_END_CHUNK: usize = 64 * 1024;
+
 pub(crate) fn poll_read_to_end<R: AsyncRead + ?Sized>(
     mut reader: Pin<&mut R>,
     cx: &mut Context<'_>,
@@ -145,7 +148,12 @@ pub(crate) fn poll_read_to_end<R: AsyncRead + ?Sized>(
             buf.reserve(32);
         }
         let n = {
-            let mut read_buf = ReadBuf::uninit(buf.spare_capacity_mut());
+            // At most one chunk per read: readers usually initialise what
+            // they are offered, and offering a growing Vec's whole spare
+            // capacity on every call would make that cost quadratic.
+            let spare = buf.spare_capacity_mut();
+            let chunk = spare.len().min(READ_TO_END_CHUNK);
+            let mut read_buf = ReadBuf::uninit(&mut spare[..chunk]);
             let start = read_buf.filled().as_ptr();
             ready!(reader.as_mut().poll_read(cx, &mut read_buf))?;
             // Only bytes written into our own spare capacity may be
