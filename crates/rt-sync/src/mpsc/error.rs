@@ -94,3 +94,47 @@ impl fmt::Display for TryRecvError {
 }
 
 impl std::error::Error for TryRecvError {}
+
+/// Why [`Sender::send_timeout`](super::Sender::send_timeout) did not send;
+/// the message comes back.
+#[cfg(feature = "time")]
+#[derive(PartialEq, Eq, Clone, Copy)]
+pub enum SendTimeoutError<T> {
+    /// The channel stayed full until the timeout elapsed.
+    Timeout(T),
+    /// The receiver is gone (or closed).
+    Closed(T),
+}
+
+#[cfg(feature = "time")]
+impl<T> SendTimeoutError<T> {
+    /// The message that was not sent.
+    pub fn into_inner(self) -> T {
+        match self {
+            SendTimeoutError::Timeout(value) | SendTimeoutError::Closed(value) => value,
+        }
+    }
+}
+
+#[cfg(feature = "time")]
+impl<T> fmt::Debug for SendTimeoutError<T> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            SendTimeoutError::Timeout(_) => f.write_str("Timeout(..)"),
+            SendTimeoutError::Closed(_) => f.write_str("Closed(..)"),
+        }
+    }
+}
+
+#[cfg(feature = "time")]
+impl<T> fmt::Display for SendTimeoutError<T> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            SendTimeoutError::Timeout(_) => f.write_str("timed out waiting on send operation"),
+            SendTimeoutError::Closed(_) => f.write_str("channel closed"),
+        }
+    }
+}
+
+#[cfg(feature = "time")]
+impl<T> std::error::Error for SendTimeoutError<T> {}

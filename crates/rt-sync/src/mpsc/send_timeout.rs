@@ -1,0 +1,38 @@
+//! `Sender::send_timeout`: the only part of this crate that needs a timer,
+//! so it is compiled only with the `time` feature and must run inside a
+//! runtime that has rt-time's driver.
+
+use super::error::SendTimeoutError;
+use super::Sender;
+use std::time::Duration;
+
+impl<T> Sender<T> {
+    /// Waits at most `timeout` for capacity, then sends `value`. On
+    /// failure the value comes back inside the error: `Timeout` when the
+    /// channel stayed full for the whole duration, `Closed` when the
+    /// receiver was dropped or closed.
+    ///
+    /// # Panics
+    ///
+    /// Panics when polled outside a runtime with rt-time's driver (the
+    /// same rule as [`rt_time::timeout`]).
+    ///
+    /// # Cancel safety
+    ///
+    /// As for [`send`](Self::send): not cancel-safe, a cancelled call drops
+    /// `value`.
+    pub async fn send_timeout(
+        &self,
+        value: T,
+        timeout: Duration,
+    ) -> Result<(), SendTimeoutError<T>> {
+        match rt_time::timeout(timeout, self.reserve()).await {
+            Ok(Ok(permit)) => {
+                permit.send(value);
+                Ok(())
+            }
+            Ok(Err(_closed)) => Err(SendTimeoutError::Closed(value)),
+            Err(_elapsed) => Err(SendTimeoutError::Timeout(value)),
+        }
+    }
+}
