@@ -16,8 +16,11 @@ mod block;
 mod bounded;
 mod chan;
 pub mod error;
+mod receiver;
+mod semaphore;
 #[cfg(feature = "time")]
 mod send_timeout;
+mod sender;
 mod unbounded;
 
 pub use bounded::{channel, OwnedPermit, Permit, PermitIterator, Receiver, Sender, WeakSender};
