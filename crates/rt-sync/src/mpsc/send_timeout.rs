@@ -12,6 +12,22 @@ impl<T> Sender<T> {
     /// channel stayed full for the whole duration, `Closed` when the
     /// receiver was dropped or closed.
     ///
+    /// ```
+    /// use rt_sync::mpsc::{self, error::SendTimeoutError};
+    /// use std::time::Duration;
+    ///
+    /// # let rt = rt_core::runtime::Builder::new_current_thread()
+    /// #     .driver_layer(rt_time::driver_layer(true)).build().unwrap();
+    /// # rt.block_on(async {
+    /// let (tx, mut rx) = mpsc::channel(1);
+    /// tx.send_timeout(1, Duration::from_millis(10)).await.unwrap();
+    /// // Full, and nobody receives: the value comes back after 10ms.
+    /// let err = tx.send_timeout(2, Duration::from_millis(10)).await;
+    /// assert_eq!(err, Err(SendTimeoutError::Timeout(2)));
+    /// assert_eq!(rx.recv().await, Some(1));
+    /// # });
+    /// ```
+    ///
     /// # Panics
     ///
     /// Panics when polled outside a runtime with rt-time's driver (the
