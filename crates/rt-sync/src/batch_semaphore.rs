@@ -189,19 +189,30 @@ impl Semaphore {
     /// Removes up to `n` available permits without waiting; returns how many
     /// were removed.
     pub(crate) fn forget_permits(&self, n: usize) -> usize {
+        // Forgetting works on a closed semaphore too.
+        self.take_up_to(n, false).unwrap_or(0)
+    }
+
+    /// Takes up to `n` free permits in one atomic step and says how many (0
+    /// when none are free). With `fail_if_closed`, a closed semaphore gives
+    /// `Err(Closed)` and nothing is taken.
+    fn take_up_to(&self, n: usize, fail_if_closed: bool) -> Result<usize, Closed> {
         let mut current = self.permits.load(Ordering::Acquire);
         loop {
-            let removed = n.min(current >> PERMIT_SHIFT);
-            if removed == 0 {
-                return 0;
+            if fail_if_closed && current & CLOSED == CLOSED {
+                return Err(Closed);
+            }
+            let taken = n.min(current >> PERMIT_SHIFT);
+            if taken == 0 {
+                return Ok(0);
             }
             match self.permits.compare_exchange_weak(
                 current,
-                current - (removed << PERMIT_SHIFT),
+                current - (taken << PERMIT_SHIFT),
                 Ordering::AcqRel,
                 Ordering::Acquire,
             ) {
-                Ok(_) => return removed,
+                Ok(_) => return Ok(taken),
                 Err(actual) => current = actual,
             }
         }
@@ -341,24 +352,9 @@ impl Semaphore {
         // Slow path: under the lock, take what is there and queue for the
         // rest. Releases cannot run meanwhile, so none can be missed.
         let mut waitlist = lock(&self.waiters);
-        let mut current = self.permits.load(Ordering::Acquire);
-        let taken = loop {
-            if current & CLOSED == CLOSED {
-                return Poll::Ready(Err(Closed));
-            }
-            let taken = num_permits.min(current >> PERMIT_SHIFT);
-            if taken == 0 {
-                break 0;
-            }
-            match self.permits.compare_exchange_weak(
-                current,
-                current - (taken << PERMIT_SHIFT),
-                Ordering::AcqRel,
-                Ordering::Acquire,
-            ) {
-                Ok(_) => break taken,
-                Err(actual) => current = actual,
-            }
+        let taken = match self.take_up_to(num_permits, true) {
+            Ok(taken) => taken,
+            Err(Closed) => return Poll::Ready(Err(Closed)),
         };
         if taken == num_permits {
             return Poll::Ready(Ok(()));

@@ -27,6 +27,7 @@ pub mod oneshot;
 mod park;
 mod rwlock;
 mod semaphore;
+mod send_error;
 mod set_once;
 mod wake_list;
 pub mod watch;

@@ -3,6 +3,7 @@
 use crate::batch_semaphore as ll;
 use crate::errors::{AcquireError, TryAcquireError};
 use std::fmt;
+use std::ops::Deref;
 use std::sync::Arc;
 
 /// A counting semaphore: a pool of permits that tasks wait for
@@ -37,8 +38,7 @@ pub struct Semaphore {
 /// Permits borrowed from a [`Semaphore`]; they go back when this is dropped.
 #[must_use = "dropping the permit releases it at once"]
 pub struct SemaphorePermit<'a> {
-    semaphore: &'a Semaphore,
-    permits: u32,
+    held: HeldPermits<&'a Semaphore>,
 }
 
 /// Permits taken from an `Arc<Semaphore>`; they go back when this is
@@ -46,8 +46,7 @@ pub struct SemaphorePermit<'a> {
 /// into a spawned task.
 #[must_use = "dropping the permit releases it at once"]
 pub struct OwnedSemaphorePermit {
-    semaphore: Arc<Semaphore>,
-    permits: u32,
+    held: HeldPermits<Arc<Semaphore>>,
 }
 
 impl Semaphore {
@@ -125,8 +124,7 @@ impl Semaphore {
             .await
             .map_err(|_| AcquireError::closed())?;
         Ok(SemaphorePermit {
-            semaphore: self,
-            permits: n,
+            held: HeldPermits::new(self, n),
         })
     }
 
@@ -139,8 +137,7 @@ impl Semaphore {
     pub fn try_acquire_many(&self, n: u32) -> Result<SemaphorePermit<'_>, TryAcquireError> {
         self.ll.try_acquire(n as usize)?;
         Ok(SemaphorePermit {
-            semaphore: self,
-            permits: n,
+            held: HeldPermits::new(self, n),
         })
     }
 
@@ -167,8 +164,7 @@ impl Semaphore {
             .await
             .map_err(|_| AcquireError::closed())?;
         Ok(OwnedSemaphorePermit {
-            semaphore: self,
-            permits: n,
+            held: HeldPermits::new(self, n),
         })
     }
 
@@ -184,8 +180,7 @@ impl Semaphore {
     ) -> Result<OwnedSemaphorePermit, TryAcquireError> {
         self.ll.try_acquire(n as usize)?;
         Ok(OwnedSemaphorePermit {
-            semaphore: self,
-            permits: n,
+            held: HeldPermits::new(self, n),
         })
     }
 
@@ -213,7 +208,7 @@ impl<'a> SemaphorePermit<'a> {
     /// Consumes the permits without returning them: the semaphore ends up
     /// with fewer permits for good.
     pub fn forget(mut self) {
-        self.permits = 0;
+        self.held.forget();
     }
 
     /// Adds `other`'s permits to this one.
@@ -222,38 +217,25 @@ impl<'a> SemaphorePermit<'a> {
     ///
     /// Panics if the two permits come from different semaphores.
     pub fn merge(&mut self, mut other: Self) {
-        assert!(
-            std::ptr::eq(self.semaphore, other.semaphore),
-            "merging permits from different semaphores"
-        );
-        self.permits += other.permits;
-        other.permits = 0;
+        self.held.merge(&mut other.held);
     }
 
     /// Moves `n` of these permits into a new permit, or returns `None` if
     /// this one holds fewer than `n`.
     pub fn split(&mut self, n: usize) -> Option<Self> {
-        let n = u32::try_from(n).ok()?;
-        if n > self.permits {
-            return None;
-        }
-        self.permits -= n;
-        Some(SemaphorePermit {
-            semaphore: self.semaphore,
-            permits: n,
-        })
+        self.held.split(n).map(|held| SemaphorePermit { held })
     }
 
     /// How many permits this holds.
     pub fn num_permits(&self) -> usize {
-        self.permits as usize
+        self.held.permits as usize
     }
 }
 
 impl OwnedSemaphorePermit {
     /// Consumes the permits without returning them.
     pub fn forget(mut self) {
-        self.permits = 0;
+        self.held.forget();
     }
 
     /// Adds `other`'s permits to this one.
@@ -262,55 +244,30 @@ impl OwnedSemaphorePermit {
     ///
     /// Panics if the two permits come from different semaphores.
     pub fn merge(&mut self, mut other: Self) {
-        assert!(
-            Arc::ptr_eq(&self.semaphore, &other.semaphore),
-            "merging permits from different semaphores"
-        );
-        self.permits += other.permits;
-        other.permits = 0;
+        self.held.merge(&mut other.held);
     }
 
     /// Moves `n` of these permits into a new permit, or returns `None` if
     /// this one holds fewer than `n`.
     pub fn split(&mut self, n: usize) -> Option<Self> {
-        let n = u32::try_from(n).ok()?;
-        if n > self.permits {
-            return None;
-        }
-        self.permits -= n;
-        Some(OwnedSemaphorePermit {
-            semaphore: self.semaphore.clone(),
-            permits: n,
-        })
+        self.held.split(n).map(|held| OwnedSemaphorePermit { held })
     }
 
     /// The semaphore these permits came from.
     pub fn semaphore(&self) -> &Arc<Semaphore> {
-        &self.semaphore
+        &self.held.semaphore
     }
 
     /// How many permits this holds.
     pub fn num_permits(&self) -> usize {
-        self.permits as usize
-    }
-}
-
-impl Drop for SemaphorePermit<'_> {
-    fn drop(&mut self) {
-        self.semaphore.add_permits(self.permits as usize);
-    }
-}
-
-impl Drop for OwnedSemaphorePermit {
-    fn drop(&mut self) {
-        self.semaphore.add_permits(self.permits as usize);
+        self.held.permits as usize
     }
 }
 
 impl fmt::Debug for SemaphorePermit<'_> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.debug_struct("SemaphorePermit")
-            .field("permits", &self.permits)
+            .field("permits", &self.held.permits)
             .finish()
     }
 }
@@ -318,7 +275,49 @@ impl fmt::Debug for SemaphorePermit<'_> {
 impl fmt::Debug for OwnedSemaphorePermit {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.debug_struct("OwnedSemaphorePermit")
-            .field("permits", &self.permits)
+            .field("permits", &self.held.permits)
             .finish()
+    }
+}
+
+/// Permits held through a handle to their semaphore, a borrow or an `Arc`:
+/// the counting both public permit types share. Dropping it gives the
+/// permits back.
+struct HeldPermits<H: Deref<Target = Semaphore>> {
+    semaphore: H,
+    permits: u32,
+}
+
+impl<H: Deref<Target = Semaphore> + Clone> HeldPermits<H> {
+    fn new(semaphore: H, permits: u32) -> Self {
+        HeldPermits { semaphore, permits }
+    }
+
+    fn forget(&mut self) {
+        self.permits = 0;
+    }
+
+    fn merge(&mut self, other: &mut Self) {
+        assert!(
+            std::ptr::eq::<Semaphore>(&*self.semaphore, &*other.semaphore),
+            "merging permits from different semaphores"
+        );
+        self.permits += other.permits;
+        other.permits = 0;
+    }
+
+    fn split(&mut self, n: usize) -> Option<Self> {
+        let n = u32::try_from(n).ok()?;
+        if n > self.permits {
+            return None;
+        }
+        self.permits -= n;
+        Some(HeldPermits::new(self.semaphore.clone(), n))
+    }
+}
+
+impl<H: Deref<Target = Semaphore>> Drop for HeldPermits<H> {
+    fn drop(&mut self) {
+        self.semaphore.add_permits(self.permits as usize);
     }
 }

@@ -283,3 +283,19 @@ fn recv_takes_part_in_the_coop_budget() {
     });
     assert_eq!(rx.try_recv(), Ok(3));
 }
+
+#[test]
+fn debug_output_names_each_handle() {
+    let (tx, rx) = mpsc::channel::<u8>(2);
+    assert_eq!(format!("{rx:?}"), "Receiver { len: 0 }");
+    assert_eq!(format!("{:?}", tx.downgrade()), "WeakSender { .. }");
+    assert_eq!(format!("{tx:?}"), "Sender { capacity: 2, max_capacity: 2 }");
+    let (tx, rx) = mpsc::unbounded_channel::<u8>();
+    tx.send(1).unwrap();
+    assert_eq!(format!("{rx:?}"), "UnboundedReceiver { len: 1 }");
+    assert_eq!(
+        format!("{:?}", tx.downgrade()),
+        "WeakUnboundedSender { .. }"
+    );
+    assert_eq!(format!("{tx:?}"), "UnboundedSender { closed: false }");
+}

@@ -161,3 +161,41 @@ fn guard_is_ready_when_polled_after_unlock() {
         Poll::Pending => panic!("free mutex must lock at once"),
     };
 }
+
+#[test]
+fn a_refused_try_map_keeps_the_lock_and_releases_it_once() {
+    let mutex = Mutex::new((1u8, 2u8));
+    let guard = mutex.try_lock().unwrap();
+    let mut guard = MutexGuard::try_map(guard, |_| None::<&mut u8>).unwrap_err();
+    guard.0 = 7;
+    assert!(mutex.try_lock().is_err());
+    assert_eq!(MutexGuard::mutex(&guard) as *const _, &mutex as *const _);
+    drop(guard);
+    let again = mutex.try_lock().unwrap();
+    assert_eq!(*again, (7, 2));
+    drop(again);
+    // Exactly one permit: a second holder is still excluded.
+    let _held = mutex.try_lock().unwrap();
+    assert!(mutex.try_lock().is_err());
+}
+
+#[test]
+fn owned_try_map_refused_and_accepted() {
+    let mutex = Arc::new(Mutex::new((1u8, 2u8)));
+    let guard = mutex.clone().try_lock_owned().unwrap();
+    let mut guard = OwnedMutexGuard::try_map(guard, |_| None::<&mut u8>).unwrap_err();
+    guard.1 = 8;
+    assert!(mutex.try_lock().is_err());
+    assert!(Arc::ptr_eq(OwnedMutexGuard::mutex(&guard), &mutex));
+    let mut part = OwnedMutexGuard::try_map(guard, |p| Some(&mut p.0)).unwrap();
+    *part = 6;
+    assert!(mutex.try_lock().is_err());
+    drop(part);
+    assert_eq!(*mutex.try_lock().unwrap(), (6, 8));
+    let whole = OwnedMutexGuard::map(mutex.clone().try_lock_owned().unwrap(), |p| p);
+    assert_eq!(*whole, (6, 8));
+    assert!(mutex.try_lock().is_err());
+    drop(whole);
+    let _held = mutex.try_lock().unwrap();
+    assert!(mutex.try_lock().is_err());
+}

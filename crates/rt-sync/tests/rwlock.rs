@@ -156,3 +156,46 @@ fn get_mut_into_inner_and_statics() {
     assert_eq!(lock.into_inner(), 6);
     assert_eq!(RwLock::<u8>::default().into_inner(), 0);
 }
+
+#[test]
+fn a_refused_write_try_map_keeps_the_lock_and_releases_it_once() {
+    let lock = RwLock::new((1u8, 2u8));
+    let guard = lock.try_write().unwrap();
+    let mut guard = RwLockWriteGuard::try_map(guard, |_| None::<&mut u8>).unwrap_err();
+    guard.0 = 7;
+    assert!(lock.try_read().is_err());
+    // The guard that came back still downgrades like a fresh one.
+    let read = guard.downgrade();
+    let other = lock.try_read().unwrap();
+    assert_eq!((*read, *other), ((7, 2), (7, 2)));
+    assert!(lock.try_write().is_err());
+    drop((read, other));
+    let second = RwLockWriteGuard::try_map(lock.try_write().unwrap(), |p| Some(&mut p.1));
+    let mut second = second.unwrap();
+    *second = 9;
+    assert!(lock.try_read().is_err());
+    drop(second);
+    assert_eq!(*lock.try_read().unwrap(), (7, 9));
+    let _held = lock.try_write().unwrap();
+    assert!(lock.try_write().is_err());
+}
+
+#[test]
+fn owned_write_try_map_refused_and_accepted() {
+    let lock = Arc::new(RwLock::new((1u8, 2u8)));
+    let guard = lock.clone().try_write_owned().unwrap();
+    let mut guard = OwnedRwLockWriteGuard::try_map(guard, |_| None::<&mut u8>).unwrap_err();
+    guard.1 = 8;
+    assert!(lock.try_read().is_err());
+    assert!(Arc::ptr_eq(OwnedRwLockWriteGuard::rwlock(&guard), &lock));
+    let mut part = OwnedRwLockWriteGuard::try_map(guard, |p| Some(&mut p.0)).unwrap();
+    *part = 6;
+    assert!(lock.try_read().is_err());
+    drop(part);
+    assert_eq!(*lock.try_read().unwrap(), (6, 8));
+    let whole = OwnedRwLockWriteGuard::into_mapped(lock.clone().try_write_owned().unwrap());
+    assert_eq!(*whole, (6, 8));
+    drop(whole);
+    let _held = lock.try_write().unwrap();
+    assert!(lock.try_read().is_err());
+}

@@ -1,10 +1,12 @@
 //! The bounded channel: senders wait for capacity.
 
 use super::chan::{self, Rx, Tx, WeakTx};
-use super::error::{SendError, TryRecvError, TrySendError};
+use super::error::{SendError, TrySendError};
+use super::receiver::impl_receiver;
+use super::semaphore::BoundedSemaphore;
+use super::sender::impl_sender;
 use crate::batch_semaphore::TryAcquireError;
 use std::fmt;
-use std::task::{Context, Poll};
 
 /// Creates a channel holding at most `buffer` messages at once.
 ///
@@ -31,42 +33,45 @@ use std::task::{Context, Poll};
 /// ```
 pub fn channel<T>(buffer: usize) -> (Sender<T>, Receiver<T>) {
     assert!(buffer > 0, "mpsc bounded channel requires buffer > 0");
-    let (tx, rx) = chan::channel(Some(buffer));
+    let (tx, rx) = chan::channel(BoundedSemaphore::new(buffer));
     (Sender { chan: tx }, Receiver { chan: rx })
 }
 
 /// Sends messages to a bounded channel; clone it for more producers.
 pub struct Sender<T> {
-    chan: Tx<T>,
+    chan: Tx<T, BoundedSemaphore>,
 }
 
 /// A sender that does not keep the channel open; see
 /// [`Sender::downgrade`].
 pub struct WeakSender<T> {
-    chan: WeakTx<T>,
+    chan: WeakTx<T, BoundedSemaphore>,
 }
 
 /// Receives messages from a bounded channel.
 pub struct Receiver<T> {
-    chan: Rx<T>,
+    chan: Rx<T, BoundedSemaphore>,
 }
+
+impl_sender!(Sender, WeakSender);
+impl_receiver!(Receiver);
 
 /// One slot of capacity, reserved by [`Sender::reserve`]; sending through
 /// it cannot fail or wait. Dropping it unused gives the slot back.
 pub struct Permit<'a, T> {
-    chan: &'a Tx<T>,
+    chan: &'a Tx<T, BoundedSemaphore>,
 }
 
 /// Several reserved slots, handed out one [`Permit`] at a time; see
 /// [`Sender::reserve_many`]. Slots not taken are given back on drop.
 pub struct PermitIterator<'a, T> {
-    chan: &'a Tx<T>,
+    chan: &'a Tx<T, BoundedSemaphore>,
     remaining: usize,
 }
 
 /// A reserved slot that owns its sender; see [`Sender::reserve_owned`].
 pub struct OwnedPermit<T> {
-    chan: Option<Tx<T>>,
+    chan: Option<Tx<T, BoundedSemaphore>>,
 }
 
 impl<T> Sender<T> {
@@ -193,25 +198,6 @@ impl<T> Sender<T> {
         }
     }
 
-    /// Waits until the receiver is dropped or closed.
-    ///
-    /// # Cancel safety
-    ///
-    /// Cancel-safe.
-    pub async fn closed(&self) {
-        self.chan.closed().await
-    }
-
-    /// Whether the receiver was dropped or closed.
-    pub fn is_closed(&self) -> bool {
-        self.chan.is_closed()
-    }
-
-    /// Whether both senders feed the same channel.
-    pub fn same_channel(&self, other: &Self) -> bool {
-        self.chan.same_channel(&other.chan)
-    }
-
     /// Free slots right now.
     pub fn capacity(&self) -> usize {
         self.chan.semaphore().available_permits()
@@ -220,31 +206,6 @@ impl<T> Sender<T> {
     /// The buffer size the channel was created with.
     pub fn max_capacity(&self) -> usize {
         self.chan.max_capacity()
-    }
-
-    /// A [`WeakSender`] for this channel, which does not keep it open.
-    pub fn downgrade(&self) -> WeakSender<T> {
-        WeakSender {
-            chan: self.chan.downgrade(),
-        }
-    }
-
-    /// Live (strong) senders of this channel.
-    pub fn strong_count(&self) -> usize {
-        self.chan.strong_count()
-    }
-
-    /// Live weak senders of this channel.
-    pub fn weak_count(&self) -> usize {
-        self.chan.weak_count()
-    }
-}
-
-impl<T> Clone for Sender<T> {
-    fn clone(&self) -> Self {
-        Sender {
-            chan: self.chan.clone(),
-        }
     }
 }
 
@@ -257,101 +218,7 @@ impl<T> fmt::Debug for Sender<T> {
     }
 }
 
-impl<T> WeakSender<T> {
-    /// A strong [`Sender`], unless every strong sender is gone.
-    pub fn upgrade(&self) -> Option<Sender<T>> {
-        self.chan.upgrade().map(|chan| Sender { chan })
-    }
-
-    /// Live (strong) senders of this channel.
-    pub fn strong_count(&self) -> usize {
-        self.chan.strong_count()
-    }
-
-    /// Live weak senders of this channel.
-    pub fn weak_count(&self) -> usize {
-        self.chan.weak_count()
-    }
-}
-
-impl<T> Clone for WeakSender<T> {
-    fn clone(&self) -> Self {
-        WeakSender {
-            chan: self.chan.clone(),
-        }
-    }
-}
-
-impl<T> fmt::Debug for WeakSender<T> {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.debug_struct("WeakSender").finish_non_exhaustive()
-    }
-}
-
 impl<T> Receiver<T> {
-    /// Waits for the next message; `None` once every sender is gone (or
-    /// the channel was closed) and every message sent has been received.
-    ///
-    /// # Cancel safety
-    ///
-    /// Cancel-safe: a message is only taken by the poll that returns it.
-    pub async fn recv(&mut self) -> Option<T> {
-        std::future::poll_fn(|cx| self.chan.poll_recv(cx)).await
-    }
-
-    /// Waits for messages and moves up to `limit` of them into `buffer`;
-    /// returns how many. Returns 0 only when `limit` is 0 or the channel is
-    /// closed and drained.
-    ///
-    /// # Cancel safety
-    ///
-    /// Cancel-safe.
-    pub async fn recv_many(&mut self, buffer: &mut Vec<T>, limit: usize) -> usize {
-        std::future::poll_fn(|cx| self.chan.poll_recv_many(cx, buffer, limit)).await
-    }
-
-    /// Takes the next message if one is there right now.
-    pub fn try_recv(&mut self) -> Result<T, TryRecvError> {
-        self.chan.try_recv()
-    }
-
-    /// Receives from synchronous code, parking the thread while empty.
-    ///
-    /// Must not be called from inside an asynchronous task.
-    pub fn blocking_recv(&mut self) -> Option<T> {
-        crate::park::block_on(self.recv())
-    }
-
-    /// As [`recv_many`](Self::recv_many), parking the thread.
-    ///
-    /// Must not be called from inside an asynchronous task.
-    pub fn blocking_recv_many(&mut self, buffer: &mut Vec<T>, limit: usize) -> usize {
-        crate::park::block_on(self.recv_many(buffer, limit))
-    }
-
-    /// Closes the channel: senders can no longer send or reserve, but every
-    /// message already sent, and every permit already reserved, is still
-    /// delivered.
-    pub fn close(&mut self) {
-        self.chan.close();
-    }
-
-    /// Whether the channel is closed (by [`close`](Self::close) or because
-    /// every sender is gone). Messages may still be waiting.
-    pub fn is_closed(&self) -> bool {
-        self.chan.is_closed()
-    }
-
-    /// Whether no message is waiting.
-    pub fn is_empty(&self) -> bool {
-        self.chan.len() == 0
-    }
-
-    /// Messages waiting.
-    pub fn len(&self) -> usize {
-        self.chan.len()
-    }
-
     /// Free slots right now.
     pub fn capacity(&self) -> usize {
         self.chan.capacity()
@@ -360,40 +227,6 @@ impl<T> Receiver<T> {
     /// The buffer size the channel was created with.
     pub fn max_capacity(&self) -> usize {
         self.chan.max_capacity()
-    }
-
-    /// Live (strong) senders of this channel.
-    pub fn sender_strong_count(&self) -> usize {
-        self.chan.sender_strong_count()
-    }
-
-    /// Live weak senders of this channel.
-    pub fn sender_weak_count(&self) -> usize {
-        self.chan.sender_weak_count()
-    }
-
-    /// Polls for the next message, registering `cx`'s waker if none is
-    /// there; see [`recv`](Self::recv).
-    pub fn poll_recv(&mut self, cx: &mut Context<'_>) -> Poll<Option<T>> {
-        self.chan.poll_recv(cx)
-    }
-
-    /// Polls for up to `limit` messages; see [`recv_many`](Self::recv_many).
-    pub fn poll_recv_many(
-        &mut self,
-        cx: &mut Context<'_>,
-        buffer: &mut Vec<T>,
-        limit: usize,
-    ) -> Poll<usize> {
-        self.chan.poll_recv_many(cx, buffer, limit)
-    }
-}
-
-impl<T> fmt::Debug for Receiver<T> {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.debug_struct("Receiver")
-            .field("len", &self.len())
-            .finish()
     }
 }
 

@@ -7,9 +7,11 @@
 //!   it, then wake after releasing it; the receiver pops, or checks the
 //!   flags and stores its waker, under it. So a message or a close can never
 //!   slip between the receiver's check and its registration.
-//! * Capacity (bounded channels only) is a batch semaphore with `bound`
-//!   permits. A sender takes a permit before pushing; the permit travels
-//!   with the message and the receiver returns it after popping.
+//! * Capacity is the channel's `ChanSemaphore`, a type parameter: for a
+//!   bounded channel a batch semaphore with `bound` permits, for an
+//!   unbounded one nothing. A sender takes a permit before pushing; the
+//!   permit travels with the message and the receiver returns it after
+//!   popping.
 //! * Closing the receiver side closes the semaphore (no new permits) but
 //!   every message already pushed, and every permit already granted, is
 //!   still delivered: `recv` returns `None` only once the queue is empty and
@@ -21,11 +23,12 @@
 
 use super::block::BlockQueue;
 use super::error::TryRecvError;
+use super::semaphore::{BoundedSemaphore, ChanSemaphore, UnboundedSemaphore};
 use crate::batch_semaphore as ll;
 use crate::locked::lock;
 use crate::notify::Notify;
 use rt_core::loom::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
-use rt_core::loom::sync::Mutex;
+use rt_core::loom::sync::{Mutex, MutexGuard};
 use rt_core::task::coop;
 use std::future::Future;
 use std::mem::ManuallyDrop;
@@ -33,19 +36,14 @@ use std::pin::{pin, Pin};
 use std::sync::Arc;
 use std::task::{ready, Context, Poll, Waker};
 
-pub(super) struct Chan<T> {
+pub(super) struct Chan<T, S: ChanSemaphore> {
     shared: Mutex<Shared<T>>,
-    capacity: Option<Capacity>,
+    semaphore: S,
     tx_count: AtomicUsize,
     tx_weak_count: AtomicUsize,
     /// Mirrors `Shared::rx_closed` for lock-free `is_closed` checks.
     rx_closed: AtomicBool,
     notify_rx_closed: Notify,
-}
-
-struct Capacity {
-    semaphore: ll::Semaphore,
-    bound: usize,
 }
 
 struct Shared<T> {
@@ -58,21 +56,21 @@ struct Shared<T> {
 }
 
 /// A strong sender's share of the channel: keeps it open.
-pub(super) struct Tx<T> {
-    chan: Arc<Chan<T>>,
+pub(super) struct Tx<T, S: ChanSemaphore> {
+    chan: Arc<Chan<T, S>>,
 }
 
 /// A weak sender's share: does not keep the channel open.
-pub(super) struct WeakTx<T> {
-    chan: Arc<Chan<T>>,
+pub(super) struct WeakTx<T, S: ChanSemaphore> {
+    chan: Arc<Chan<T, S>>,
 }
 
 /// The receiver's share.
-pub(super) struct Rx<T> {
-    chan: Arc<Chan<T>>,
+pub(super) struct Rx<T, S: ChanSemaphore> {
+    chan: Arc<Chan<T, S>>,
 }
 
-pub(super) fn channel<T>(bound: Option<usize>) -> (Tx<T>, Rx<T>) {
+pub(super) fn channel<T, S: ChanSemaphore>(semaphore: S) -> (Tx<T, S>, Rx<T, S>) {
     let chan = Arc::new(Chan {
         shared: Mutex::new(Shared {
             queue: BlockQueue::new(),
@@ -80,10 +78,7 @@ pub(super) fn channel<T>(bound: Option<usize>) -> (Tx<T>, Rx<T>) {
             tx_closed: false,
             rx_closed: false,
         }),
-        capacity: bound.map(|bound| Capacity {
-            semaphore: ll::Semaphore::new(bound),
-            bound,
-        }),
+        semaphore,
         tx_count: AtomicUsize::new(1),
         tx_weak_count: AtomicUsize::new(0),
         rx_closed: AtomicBool::new(false),
@@ -92,87 +87,37 @@ pub(super) fn channel<T>(bound: Option<usize>) -> (Tx<T>, Rx<T>) {
     (Tx { chan: chan.clone() }, Rx { chan })
 }
 
-impl<T> Chan<T> {
-    fn wake_rx(&self, shared: &mut Shared<T>) -> Option<Waker> {
-        shared.rx_waker.take()
-    }
-
-    /// No message is queued and no permit is out (always true unbounded).
-    fn is_idle(&self) -> bool {
-        self.capacity
-            .as_ref()
-            .map_or(true, |c| c.semaphore.available_permits() == c.bound)
-    }
-
-    /// Gives `n` permits back for messages the receiver took.
-    fn return_permits(&self, n: usize) {
-        if let Some(capacity) = &self.capacity {
-            capacity.semaphore.release(n);
-        }
-    }
-
+impl<T, S: ChanSemaphore> Chan<T, S> {
     fn is_finished(&self, shared: &Shared<T>) -> bool {
-        shared.queue.is_empty() && (shared.tx_closed || (shared.rx_closed && self.is_idle()))
+        shared.queue.is_empty()
+            && (shared.tx_closed || (shared.rx_closed && self.semaphore.is_idle()))
+    }
+
+    /// Wakes the receiver once a closed channel has no permit left out,
+    /// so that it can see the end.
+    fn wake_rx_if_closed_and_idle(&self) {
+        if self.rx_closed.load(Ordering::Acquire) && self.semaphore.is_idle() {
+            wake(lock(&self.shared));
+        }
     }
 }
 
-impl<T> Tx<T> {
+/// Takes the receiver's waker under the lock and wakes it after releasing
+/// the lock.
+fn wake<T>(mut shared: MutexGuard<'_, Shared<T>>) {
+    let waker = shared.rx_waker.take();
+    drop(shared);
+    if let Some(waker) = waker {
+        waker.wake();
+    }
+}
+
+impl<T, S: ChanSemaphore> Tx<T, S> {
     /// Pushes a message whose capacity is already accounted for (a used
     /// permit, or an unbounded channel found open).
-    fn push(&self, value: T, mut shared: rt_core::loom::sync::MutexGuard<'_, Shared<T>>) {
+    fn push(&self, value: T, mut shared: MutexGuard<'_, Shared<T>>) {
         shared.queue.push(value);
-        let waker = self.chan.wake_rx(&mut shared);
-        drop(shared);
-        if let Some(waker) = waker {
-            waker.wake();
-        }
-    }
-
-    /// Pushes a message for which a permit was consumed.
-    pub(super) fn push_permitted(&self, value: T) {
-        self.push(value, lock(&self.chan.shared));
-    }
-
-    /// Pushes onto an unbounded channel unless the receiver closed it.
-    pub(super) fn push_unbounded(&self, value: T) -> Result<(), T> {
-        let shared = lock(&self.chan.shared);
-        if shared.rx_closed {
-            return Err(value);
-        }
-        self.push(value, shared);
-        Ok(())
-    }
-
-    pub(super) fn semaphore(&self) -> &ll::Semaphore {
-        &self
-            .chan
-            .capacity
-            .as_ref()
-            .expect("bounded channel")
-            .semaphore
-    }
-
-    pub(super) fn max_capacity(&self) -> usize {
-        self.chan.capacity.as_ref().map_or(usize::MAX, |c| c.bound)
-    }
-
-    /// Takes `n` permits, failing if the channel is or becomes closed.
-    pub(super) fn reserve(&self, n: usize) -> Reserve<'_, T> {
-        Reserve {
-            acquire: ManuallyDrop::new(self.semaphore().acquire(n)),
-            chan: &self.chan,
-            granted: false,
-        }
-    }
-
-    /// Returns `n` permits that were not used for messages.
-    pub(super) fn release_permits(&self, n: usize) {
-        self.chan.return_permits(n);
-        self.wake_rx_if_closed_and_idle();
-    }
-
-    fn wake_rx_if_closed_and_idle(&self) {
-        wake_rx_if_closed_and_idle(&self.chan);
+        wake(shared);
     }
 
     pub(super) fn is_closed(&self) -> bool {
@@ -190,11 +135,11 @@ impl<T> Tx<T> {
         }
     }
 
-    pub(super) fn same_channel(&self, other: &Tx<T>) -> bool {
+    pub(super) fn same_channel(&self, other: &Tx<T, S>) -> bool {
         Arc::ptr_eq(&self.chan, &other.chan)
     }
 
-    pub(super) fn downgrade(&self) -> WeakTx<T> {
+    pub(super) fn downgrade(&self) -> WeakTx<T, S> {
         self.chan.tx_weak_count.fetch_add(1, Ordering::Relaxed);
         WeakTx {
             chan: self.chan.clone(),
@@ -210,16 +155,49 @@ impl<T> Tx<T> {
     }
 }
 
-fn wake_rx_if_closed_and_idle<T>(chan: &Chan<T>) {
-    if chan.rx_closed.load(Ordering::Acquire) && chan.is_idle() {
-        let waker = chan.wake_rx(&mut lock(&chan.shared));
-        if let Some(waker) = waker {
-            waker.wake();
+impl<T> Tx<T, BoundedSemaphore> {
+    /// Pushes a message for which a permit was consumed.
+    pub(super) fn push_permitted(&self, value: T) {
+        self.push(value, lock(&self.chan.shared));
+    }
+
+    pub(super) fn semaphore(&self) -> &ll::Semaphore {
+        &self.chan.semaphore.semaphore
+    }
+
+    pub(super) fn max_capacity(&self) -> usize {
+        self.chan.semaphore.bound
+    }
+
+    /// Takes `n` permits, failing if the channel is or becomes closed.
+    pub(super) fn reserve(&self, n: usize) -> Reserve<'_, T> {
+        Reserve {
+            acquire: ManuallyDrop::new(self.semaphore().acquire(n)),
+            chan: &self.chan,
+            granted: false,
         }
+    }
+
+    /// Returns `n` permits that were not used for messages.
+    pub(super) fn release_permits(&self, n: usize) {
+        self.chan.semaphore.add_permits(n);
+        self.chan.wake_rx_if_closed_and_idle();
     }
 }
 
-impl<T> Clone for Tx<T> {
+impl<T> Tx<T, UnboundedSemaphore> {
+    /// Pushes onto an unbounded channel unless the receiver closed it.
+    pub(super) fn push_unbounded(&self, value: T) -> Result<(), T> {
+        let shared = lock(&self.chan.shared);
+        if shared.rx_closed {
+            return Err(value);
+        }
+        self.push(value, shared);
+        Ok(())
+    }
+}
+
+impl<T, S: ChanSemaphore> Clone for Tx<T, S> {
     fn clone(&self) -> Self {
         self.chan.tx_count.fetch_add(1, Ordering::Relaxed);
         Tx {
@@ -228,23 +206,19 @@ impl<T> Clone for Tx<T> {
     }
 }
 
-impl<T> Drop for Tx<T> {
+impl<T, S: ChanSemaphore> Drop for Tx<T, S> {
     fn drop(&mut self) {
         if self.chan.tx_count.fetch_sub(1, Ordering::AcqRel) != 1 {
             return;
         }
         let mut shared = lock(&self.chan.shared);
         shared.tx_closed = true;
-        let waker = self.chan.wake_rx(&mut shared);
-        drop(shared);
-        if let Some(waker) = waker {
-            waker.wake();
-        }
+        wake(shared);
     }
 }
 
-impl<T> WeakTx<T> {
-    pub(super) fn upgrade(&self) -> Option<Tx<T>> {
+impl<T, S: ChanSemaphore> WeakTx<T, S> {
+    pub(super) fn upgrade(&self) -> Option<Tx<T, S>> {
         let mut count = self.chan.tx_count.load(Ordering::Relaxed);
         loop {
             if count == 0 {
@@ -275,7 +249,7 @@ impl<T> WeakTx<T> {
     }
 }
 
-impl<T> Clone for WeakTx<T> {
+impl<T, S: ChanSemaphore> Clone for WeakTx<T, S> {
     fn clone(&self) -> Self {
         self.chan.tx_weak_count.fetch_add(1, Ordering::Relaxed);
         WeakTx {
@@ -284,31 +258,17 @@ impl<T> Clone for WeakTx<T> {
     }
 }
 
-impl<T> Drop for WeakTx<T> {
+impl<T, S: ChanSemaphore> Drop for WeakTx<T, S> {
     fn drop(&mut self) {
         self.chan.tx_weak_count.fetch_sub(1, Ordering::AcqRel);
     }
 }
 
-impl<T> Rx<T> {
+impl<T, S: ChanSemaphore> Rx<T, S> {
     pub(super) fn poll_recv(&mut self, cx: &mut Context<'_>) -> Poll<Option<T>> {
-        let mut progress = ready!(coop::poll_proceed(cx));
-        let mut shared = lock(&self.chan.shared);
-        if let Some(value) = shared.queue.pop() {
-            drop(shared);
-            self.chan.return_permits(1);
-            progress.made_progress();
-            return Poll::Ready(Some(value));
-        }
-        if self.chan.is_finished(&shared) {
-            progress.made_progress();
-            return Poll::Ready(None);
-        }
-        match &shared.rx_waker {
-            Some(w) if w.will_wake(cx.waker()) => {}
-            _ => shared.rx_waker = Some(cx.waker().clone()),
-        }
-        Poll::Pending
+        let mut received = None;
+        ready!(self.poll_take(cx, 1, |value| received = Some(value)));
+        Poll::Ready(received)
     }
 
     pub(super) fn poll_recv_many(
@@ -320,13 +280,25 @@ impl<T> Rx<T> {
         if limit == 0 {
             return Poll::Ready(0);
         }
+        self.poll_take(cx, limit, |value| buffer.push(value))
+    }
+
+    /// Hands up to `limit` (at least 1) queued messages to `take` and says
+    /// how many; 0 means the channel is finished. With nothing queued and
+    /// the channel still open, registers `cx`'s waker.
+    fn poll_take(
+        &mut self,
+        cx: &mut Context<'_>,
+        limit: usize,
+        mut take: impl FnMut(T),
+    ) -> Poll<usize> {
         let mut progress = ready!(coop::poll_proceed(cx));
         let mut shared = lock(&self.chan.shared);
         let mut taken = 0;
         while taken < limit {
             match shared.queue.pop() {
                 Some(value) => {
-                    buffer.push(value);
+                    take(value);
                     taken += 1;
                 }
                 None => break,
@@ -334,7 +306,7 @@ impl<T> Rx<T> {
         }
         if taken > 0 {
             drop(shared);
-            self.chan.return_permits(taken);
+            self.chan.semaphore.add_permits(taken);
             progress.made_progress();
             return Poll::Ready(taken);
         }
@@ -353,7 +325,7 @@ impl<T> Rx<T> {
         let mut shared = lock(&self.chan.shared);
         if let Some(value) = shared.queue.pop() {
             drop(shared);
-            self.chan.return_permits(1);
+            self.chan.semaphore.add_permits(1);
             return Ok(value);
         }
         if self.chan.is_finished(&shared) {
@@ -371,9 +343,7 @@ impl<T> Rx<T> {
         shared.rx_closed = true;
         self.chan.rx_closed.store(true, Ordering::Release);
         drop(shared);
-        if let Some(capacity) = &self.chan.capacity {
-            capacity.semaphore.close();
-        }
+        self.chan.semaphore.close();
         self.chan.notify_rx_closed.notify_waiters();
     }
 
@@ -386,17 +356,6 @@ impl<T> Rx<T> {
         lock(&self.chan.shared).queue.len()
     }
 
-    pub(super) fn capacity(&self) -> usize {
-        self.chan
-            .capacity
-            .as_ref()
-            .map_or(usize::MAX, |c| c.semaphore.available_permits())
-    }
-
-    pub(super) fn max_capacity(&self) -> usize {
-        self.chan.capacity.as_ref().map_or(usize::MAX, |c| c.bound)
-    }
-
     pub(super) fn sender_strong_count(&self) -> usize {
         self.chan.tx_count.load(Ordering::Acquire)
     }
@@ -406,7 +365,17 @@ impl<T> Rx<T> {
     }
 }
 
-impl<T> Drop for Rx<T> {
+impl<T> Rx<T, BoundedSemaphore> {
+    pub(super) fn capacity(&self) -> usize {
+        self.chan.semaphore.semaphore.available_permits()
+    }
+
+    pub(super) fn max_capacity(&self) -> usize {
+        self.chan.semaphore.bound
+    }
+}
+
+impl<T, S: ChanSemaphore> Drop for Rx<T, S> {
     fn drop(&mut self) {
         self.close();
         // Drop queued messages now, one at a time and outside the lock: a
@@ -415,7 +384,7 @@ impl<T> Drop for Rx<T> {
             let value = lock(&self.chan.shared).queue.pop();
             match value {
                 Some(value) => {
-                    self.chan.return_permits(1);
+                    self.chan.semaphore.add_permits(1);
                     drop(value);
                 }
                 None => break,
@@ -430,7 +399,7 @@ impl<T> Drop for Rx<T> {
 /// that leaves a closed channel idle, so the receiver can see the end.
 pub(super) struct Reserve<'a, T> {
     acquire: ManuallyDrop<ll::Acquire<'a>>,
-    chan: &'a Arc<Chan<T>>,
+    chan: &'a Arc<Chan<T, BoundedSemaphore>>,
     granted: bool,
 }
 
@@ -454,7 +423,7 @@ impl<T> Drop for Reserve<'_, T> {
         // SAFETY: dropped exactly once, here, in place.
         unsafe { ManuallyDrop::drop(&mut self.acquire) };
         if !self.granted {
-            wake_rx_if_closed_and_idle(self.chan);
+            self.chan.wake_rx_if_closed_and_idle();
         }
     }
 }

@@ -2,23 +2,9 @@
 
 use std::fmt;
 
-/// The receiver is gone (or closed); the message comes back.
-#[derive(PartialEq, Eq, Clone, Copy)]
-pub struct SendError<T>(pub T);
-
-impl<T> fmt::Debug for SendError<T> {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.debug_struct("SendError").finish_non_exhaustive()
-    }
+crate::send_error::define_send_error! {
+    /// The receiver is gone (or closed); the message comes back.
 }
-
-impl<T> fmt::Display for SendError<T> {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str("channel closed")
-    }
-}
-
-impl<T> std::error::Error for SendError<T> {}
 
 /// Why `try_send` (or `try_reserve`) did not send; the message comes back.
 #[derive(PartialEq, Eq, Clone, Copy)]
@@ -94,3 +80,47 @@ impl fmt::Display for TryRecvError {
 }
 
 impl std::error::Error for TryRecvError {}
+
+/// Why [`Sender::send_timeout`](super::Sender::send_timeout) did not send;
+/// the message comes back.
+#[cfg(feature = "time")]
+#[derive(PartialEq, Eq, Clone, Copy)]
+pub enum SendTimeoutError<T> {
+    /// The channel stayed full until the timeout elapsed.
+    Timeout(T),
+    /// The receiver is gone (or closed).
+    Closed(T),
+}
+
+#[cfg(feature = "time")]
+impl<T> SendTimeoutError<T> {
+    /// The message that was not sent.
+    pub fn into_inner(self) -> T {
+        match self {
+            SendTimeoutError::Timeout(value) | SendTimeoutError::Closed(value) => value,
+        }
+    }
+}
+
+#[cfg(feature = "time")]
+impl<T> fmt::Debug for SendTimeoutError<T> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            SendTimeoutError::Timeout(_) => f.write_str("Timeout(..)"),
+            SendTimeoutError::Closed(_) => f.write_str("Closed(..)"),
+        }
+    }
+}
+
+#[cfg(feature = "time")]
+impl<T> fmt::Display for SendTimeoutError<T> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            SendTimeoutError::Timeout(_) => f.write_str("timed out waiting on send operation"),
+            SendTimeoutError::Closed(_) => f.write_str("channel closed"),
+        }
+    }
+}
+
+#[cfg(feature = "time")]
+impl<T> std::error::Error for SendTimeoutError<T> {}

@@ -9,13 +9,18 @@
 //!
 //! Messages are stored in blocks of 32 slots that are reused once read.
 //!
-//! `Sender::send_timeout` is not provided yet: it needs timers, which live
-//! outside this crate.
+//! `Sender::send_timeout` (feature `time`, on by default) is the one method
+//! that needs a timer: it must run in a runtime with rt-time's driver.
 
 mod block;
 mod bounded;
 mod chan;
 pub mod error;
+mod receiver;
+mod semaphore;
+#[cfg(feature = "time")]
+mod send_timeout;
+mod sender;
 mod unbounded;
 
 pub use bounded::{channel, OwnedPermit, Permit, PermitIterator, Receiver, Sender, WeakSender};

@@ -203,37 +203,35 @@ impl<'a, T: ?Sized> MutexGuard<'a, T> {
     ///
     /// This is an associated function (`MutexGuard::map(guard, ..)`) so it
     /// does not shadow a method of `T`.
-    pub fn map<U: ?Sized, F>(mut this: Self, f: F) -> MappedMutexGuard<'a, U>
+    pub fn map<U: ?Sized, F>(this: Self, f: F) -> MappedMutexGuard<'a, U>
     where
         F: FnOnce(&mut T) -> &mut U,
     {
-        let data: *mut U = f(&mut *this);
-        let lock: &'a Mutex<T> = ManuallyDrop::new(this).lock;
-        let semaphore = &lock.semaphore;
-        MappedMutexGuard {
-            semaphore,
-            data,
-            _marker: PhantomData,
-        }
+        MappedMutexGuard::map(Self::into_whole_mapped(this), f)
     }
 
     /// As [`map`](Self::map), but `f` may decline by returning `None`, in
     /// which case the original guard comes back.
-    pub fn try_map<U: ?Sized, F>(mut this: Self, f: F) -> Result<MappedMutexGuard<'a, U>, Self>
+    pub fn try_map<U: ?Sized, F>(this: Self, f: F) -> Result<MappedMutexGuard<'a, U>, Self>
     where
         F: FnOnce(&mut T) -> Option<&mut U>,
     {
-        let data: *mut U = match f(&mut *this) {
-            Some(data) => data,
-            None => return Err(this),
-        };
-        let lock: &'a Mutex<T> = ManuallyDrop::new(this).lock;
-        let semaphore = &lock.semaphore;
-        Ok(MappedMutexGuard {
-            semaphore,
-            data,
-            _marker: PhantomData,
+        let lock = this.lock;
+        MappedMutexGuard::try_map(Self::into_whole_mapped(this), f).map_err(|whole| {
+            // The permit passes back, unreleased, to a plain guard.
+            std::mem::forget(whole);
+            MutexGuard { lock }
         })
+    }
+
+    /// The same lock held as a mapped guard over the whole data.
+    fn into_whole_mapped(this: Self) -> MappedMutexGuard<'a, T> {
+        let lock: &'a Mutex<T> = ManuallyDrop::new(this).lock;
+        MappedMutexGuard {
+            semaphore: &lock.semaphore,
+            data: lock.data_ptr(),
+            _marker: PhantomData,
+        }
     }
 
     /// The mutex this guard locks.

@@ -40,31 +40,33 @@ impl<T: ?Sized> OwnedMutexGuard<T> {
     }
 
     /// Narrows the guard to a part of the data; the mutex stays locked.
-    pub fn map<U: ?Sized, F>(mut this: Self, f: F) -> OwnedMappedMutexGuard<T, U>
+    pub fn map<U: ?Sized, F>(this: Self, f: F) -> OwnedMappedMutexGuard<T, U>
     where
         F: FnOnce(&mut T) -> &mut U,
     {
-        let data: *mut U = f(&mut *this);
-        OwnedMappedMutexGuard {
-            data,
-            lock: this.into_lock(),
-        }
+        OwnedMappedMutexGuard::map(Self::into_whole_mapped(this), f)
     }
 
     /// As [`map`](Self::map), but gives the guard back if `f` returns
     /// `None`.
-    pub fn try_map<U: ?Sized, F>(mut this: Self, f: F) -> Result<OwnedMappedMutexGuard<T, U>, Self>
+    pub fn try_map<U: ?Sized, F>(this: Self, f: F) -> Result<OwnedMappedMutexGuard<T, U>, Self>
     where
         F: FnOnce(&mut T) -> Option<&mut U>,
     {
-        let data: *mut U = match f(&mut *this) {
-            Some(data) => data,
-            None => return Err(this),
-        };
-        Ok(OwnedMappedMutexGuard {
-            data,
-            lock: this.into_lock(),
+        OwnedMappedMutexGuard::try_map(Self::into_whole_mapped(this), f).map_err(|whole| {
+            // The permit passes back, unreleased, to a plain guard.
+            let (_, lock) = whole.into_parts();
+            OwnedMutexGuard { lock }
         })
+    }
+
+    /// The same lock held as a mapped guard over the whole data.
+    fn into_whole_mapped(this: Self) -> OwnedMappedMutexGuard<T> {
+        let lock = this.into_lock();
+        OwnedMappedMutexGuard {
+            data: lock.data_ptr(),
+            lock,
+        }
     }
 
     /// The mutex this guard locks.

@@ -50,35 +50,36 @@ impl<T: ?Sized> OwnedRwLockWriteGuard<T> {
     }
 
     /// Narrows the guard to a part of the data.
-    pub fn map<U: ?Sized, F>(mut this: Self, f: F) -> OwnedRwLockMappedWriteGuard<T, U>
+    pub fn map<U: ?Sized, F>(this: Self, f: F) -> OwnedRwLockMappedWriteGuard<T, U>
     where
         F: FnOnce(&mut T) -> &mut U,
     {
-        let data: *mut U = f(&mut *this);
-        let lock = take_lock(this, |g| &g.lock);
-        OwnedRwLockMappedWriteGuard { lock, data }
+        OwnedRwLockMappedWriteGuard::map(Self::into_mapped(this), f)
     }
 
     /// As [`map`](Self::map), but gives the guard back if `f` returns
     /// `None`.
     pub fn try_map<U: ?Sized, F>(
-        mut this: Self,
+        this: Self,
         f: F,
     ) -> Result<OwnedRwLockMappedWriteGuard<T, U>, Self>
     where
         F: FnOnce(&mut T) -> Option<&mut U>,
     {
-        let data: *mut U = match f(&mut *this) {
-            Some(data) => data,
-            None => return Err(this),
-        };
-        let lock = take_lock(this, |g| &g.lock);
-        Ok(OwnedRwLockMappedWriteGuard { lock, data })
+        // A mapped guard over the whole data holds the same slots and
+        // pointer, so on refusal it turns back into this guard unchanged.
+        OwnedRwLockMappedWriteGuard::try_map(Self::into_mapped(this), f).map_err(|whole| {
+            let data = whole.data;
+            let lock = take_lock(whole, |g| &g.lock);
+            OwnedRwLockWriteGuard { lock, data }
+        })
     }
 
     /// Turns the guard into a mapped guard over the whole data.
     pub fn into_mapped(this: Self) -> OwnedRwLockMappedWriteGuard<T> {
-        OwnedRwLockWriteGuard::map(this, |data| data)
+        let data = this.data;
+        let lock = take_lock(this, |g| &g.lock);
+        OwnedRwLockMappedWriteGuard { lock, data }
     }
 
     /// Turns write access into read access without unlocking in between.

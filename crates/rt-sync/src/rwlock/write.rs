@@ -46,18 +46,36 @@ impl<'a, T: ?Sized> RwLockWriteGuard<'a, T> {
         }
     }
 
-    fn into_raw(this: Self) -> (&'a ll::Semaphore, u32) {
+    fn into_raw(this: Self) -> (&'a ll::Semaphore, u32, *mut T) {
         let this = ManuallyDrop::new(this);
-        (this.semaphore, this.permits)
+        (this.semaphore, this.permits, this.data)
     }
 
     /// Narrows the guard to a part of the data.
-    pub fn map<U: ?Sized, F>(mut this: Self, f: F) -> RwLockMappedWriteGuard<'a, U>
+    pub fn map<U: ?Sized, F>(this: Self, f: F) -> RwLockMappedWriteGuard<'a, U>
     where
         F: FnOnce(&mut T) -> &mut U,
     {
-        let data: *mut U = f(&mut *this);
-        let (semaphore, permits) = Self::into_raw(this);
+        RwLockMappedWriteGuard::map(Self::into_mapped(this), f)
+    }
+
+    /// As [`map`](Self::map), but gives the guard back if `f` returns
+    /// `None`.
+    pub fn try_map<U: ?Sized, F>(this: Self, f: F) -> Result<RwLockMappedWriteGuard<'a, U>, Self>
+    where
+        F: FnOnce(&mut T) -> Option<&mut U>,
+    {
+        // A mapped guard over the whole data holds the same slots and
+        // pointer, so on refusal it turns back into this guard unchanged.
+        RwLockMappedWriteGuard::try_map(Self::into_mapped(this), f).map_err(|whole| {
+            let (semaphore, permits, data) = RwLockMappedWriteGuard::into_raw(whole);
+            RwLockWriteGuard::new(semaphore, permits, data)
+        })
+    }
+
+    /// Turns the guard into a mapped guard over the whole data.
+    pub fn into_mapped(this: Self) -> RwLockMappedWriteGuard<'a, T> {
+        let (semaphore, permits, data) = Self::into_raw(this);
         RwLockMappedWriteGuard {
             permits,
             semaphore,
@@ -66,41 +84,13 @@ impl<'a, T: ?Sized> RwLockWriteGuard<'a, T> {
         }
     }
 
-    /// As [`map`](Self::map), but gives the guard back if `f` returns
-    /// `None`.
-    pub fn try_map<U: ?Sized, F>(
-        mut this: Self,
-        f: F,
-    ) -> Result<RwLockMappedWriteGuard<'a, U>, Self>
-    where
-        F: FnOnce(&mut T) -> Option<&mut U>,
-    {
-        let data: *mut U = match f(&mut *this) {
-            Some(data) => data,
-            None => return Err(this),
-        };
-        let (semaphore, permits) = Self::into_raw(this);
-        Ok(RwLockMappedWriteGuard {
-            permits,
-            semaphore,
-            data,
-            _marker: PhantomData,
-        })
-    }
-
-    /// Turns the guard into a mapped guard over the whole data.
-    pub fn into_mapped(this: Self) -> RwLockMappedWriteGuard<'a, T> {
-        RwLockWriteGuard::map(this, |data| data)
-    }
-
     /// Turns write access into read access without unlocking in between:
     /// other readers may join at once, no writer can slip in.
     pub fn downgrade(self) -> RwLockReadGuard<'a, T> {
-        let data = self.data as *const T;
-        let (semaphore, permits) = Self::into_raw(self);
+        let (semaphore, permits, data) = Self::into_raw(self);
         // Keep one slot for ourselves and let waiting readers in.
         semaphore.release(permits as usize - 1);
-        RwLockReadGuard::new(semaphore, data)
+        RwLockReadGuard::new(semaphore, data as *const T)
     }
 }
 
@@ -138,9 +128,9 @@ impl<T: ?Sized + fmt::Display> fmt::Display for RwLockWriteGuard<'_, T> {
 }
 
 impl<'a, T: ?Sized> RwLockMappedWriteGuard<'a, T> {
-    fn into_raw(this: Self) -> (&'a ll::Semaphore, u32) {
+    fn into_raw(this: Self) -> (&'a ll::Semaphore, u32, *mut T) {
         let this = ManuallyDrop::new(this);
-        (this.semaphore, this.permits)
+        (this.semaphore, this.permits, this.data)
     }
 
     /// Narrows the guard further.
@@ -149,7 +139,7 @@ impl<'a, T: ?Sized> RwLockMappedWriteGuard<'a, T> {
         F: FnOnce(&mut T) -> &mut U,
     {
         let data: *mut U = f(&mut *this);
-        let (semaphore, permits) = Self::into_raw(this);
+        let (semaphore, permits, _) = Self::into_raw(this);
         RwLockMappedWriteGuard {
             permits,
             semaphore,
@@ -171,7 +161,7 @@ impl<'a, T: ?Sized> RwLockMappedWriteGuard<'a, T> {
             Some(data) => data,
             None => return Err(this),
         };
-        let (semaphore, permits) = Self::into_raw(this);
+        let (semaphore, permits, _) = Self::into_raw(this);
         Ok(RwLockMappedWriteGuard {
             permits,
             semaphore,
