@@ -295,3 +295,37 @@ fn rng_seed_repeats_the_sequence() {
         RngSeed::from_bytes(b"seed").as_u64()
     );
 }
+
+/// Shutdown's wake-up must not be lost when a worker consumes it in a
+/// zero-timeout park (requeueing yielded tasks) and then parks for good.
+#[test]
+fn dropping_a_runtime_busy_with_yielding_tasks_never_hangs() {
+    let (done_tx, done_rx) = mpsc::channel();
+    std::thread::spawn(move || {
+        for i in 0..2000 {
+            let workers = 2 + i % 3;
+            let rt = Builder::new_multi_thread()
+                .worker_threads(workers)
+                .build()
+                .unwrap();
+            for _ in 0..16 {
+                rt.spawn(async {
+                    loop {
+                        task::yield_now().await;
+                    }
+                });
+            }
+            rt.block_on(async {
+                for _ in 0..4 {
+                    task::yield_now().await;
+                }
+            });
+            drop(rt);
+        }
+        done_tx.send(()).unwrap();
+    });
+    // A bound, not a synchronisation: a lost wake-up hangs forever.
+    done_rx
+        .recv_timeout(Duration::from_secs(120))
+        .expect("dropping the runtime hung: a worker missed the shutdown wake-up");
+}

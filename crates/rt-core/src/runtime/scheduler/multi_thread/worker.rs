@@ -455,6 +455,15 @@ impl Context {
         let config = &handle.common.config;
         let metrics = &handle.shared.remotes[core.index].metrics;
         loop {
+            // A zero-timeout park (driver poll, yielded-task requeue) may
+            // have consumed the wake-up that shutdown sent: shutdown sets
+            // `closed` before it unparks, so checking here, before
+            // blocking, cannot miss it.
+            if handle.shared.closed.load(Ordering::Acquire) {
+                core.is_shutdown = true;
+                handle.shared.idle.unpark_worker_by_id(core.index);
+                return core;
+            }
             metrics.before_park(&mut core.clock);
             if let Some(f) = &config.before_park {
                 f();
