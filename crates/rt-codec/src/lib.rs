@@ -12,7 +12,7 @@
 //! [`AnyDelimiterCodec`] and [`BytesCodec`].
 //!
 //! [`SinkExt`] drives any `Sink` from async code (`send`, `feed`, `flush`,
-//! `close`, `send_all`).
+//! `close`, `send_all`); its futures live in [`sink`].
 //!
 //! With the `net` feature (on by default), [`UdpFramed`] frames the
 //! datagrams of rt-io's `UdpSocket`: a `Stream` of frames with their
@@ -32,7 +32,7 @@ mod framed_read;
 mod framed_write;
 pub mod length_delimited;
 mod lines_codec;
-mod sink_ext;
+pub mod sink;
 #[cfg(feature = "net")]
 mod udp_framed;
 
@@ -45,6 +45,6 @@ pub use framed_read::FramedRead;
 pub use framed_write::FramedWrite;
 pub use length_delimited::{LengthDelimitedCodec, LengthDelimitedCodecError};
 pub use lines_codec::{LinesCodec, LinesCodecError};
-pub use sink_ext::{Close, Feed, Flush, Send, SendAll, SinkExt};
+pub use sink::SinkExt;
 #[cfg(feature = "net")]
 pub use udp_framed::UdpFramed;

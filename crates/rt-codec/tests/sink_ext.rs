@@ -224,3 +224,17 @@ impl Stream for LinesScript {
             .map(|item| item.map(|r| r.map_err(|e| std::io::Error::other(e).into())))
     }
 }
+
+mod glob_import {
+    // A glob import of the crate must not shadow the `Send` marker trait.
+    #[allow(unused_imports)]
+    use rt_codec::*;
+
+    fn assert_send<T: Send>() {}
+
+    #[test]
+    fn leaves_the_send_marker_alone() {
+        assert_send::<rt_codec::sink::Send<'static, Vec<u8>, u8>>();
+        assert_send::<LinesCodec>();
+    }
+}

@@ -1,6 +1,8 @@
 //! `SinkExt`: the everyday ways to drive a `Sink` from async code (send an
-//! item, feed one without flushing, flush, close, forward a stream), each
-//! as a named future.
+//! item, feed one without flushing, flush, close, forward a stream), and
+//! the named futures they return. The futures stay in this module (they
+//! are not re-exported at the crate root, where `Send` would shadow the
+//! marker trait for `use rt_codec::*`).
 //!
 //! A `Sink` only has poll methods; these futures call them in the order the
 //! `Sink` contract asks for (`poll_ready` before every `start_send`), so a
