@@ -11,9 +11,16 @@
 //! configured through [`length_delimited::Builder`]), [`LinesCodec`],
 //! [`AnyDelimiterCodec`] and [`BytesCodec`].
 //!
-//! The crate depends on rt-io's traits only (no reactor, no runtime), plus
-//! `bytes`, `futures-core` and `futures-sink`, so a protocol library can use
-//! it without choosing an executor.
+//! [`SinkExt`] drives any `Sink` from async code (`send`, `feed`, `flush`,
+//! `close`, `send_all`); its futures live in [`sink`].
+//!
+//! With the `net` feature (on by default), [`UdpFramed`] frames the
+//! datagrams of rt-io's `UdpSocket`: a `Stream` of frames with their
+//! senders and a `Sink` of frames with their destinations.
+//!
+//! Without `net`, the crate depends on rt-io's traits only (no reactor, no
+//! runtime), plus `bytes`, `futures-core` and `futures-sink`, so a protocol
+//! library can use it without choosing an executor.
 
 mod any_delimiter_codec;
 mod bytes_codec;
@@ -25,6 +32,9 @@ mod framed_read;
 mod framed_write;
 pub mod length_delimited;
 mod lines_codec;
+pub mod sink;
+#[cfg(feature = "net")]
+mod udp_framed;
 
 pub use any_delimiter_codec::{AnyDelimiterCodec, AnyDelimiterCodecError};
 pub use bytes_codec::BytesCodec;
@@ -35,3 +45,6 @@ pub use framed_read::FramedRead;
 pub use framed_write::FramedWrite;
 pub use length_delimited::{LengthDelimitedCodec, LengthDelimitedCodecError};
 pub use lines_codec::{LinesCodec, LinesCodecError};
+pub use sink::SinkExt;
+#[cfg(feature = "net")]
+pub use udp_framed::UdpFramed;

@@ -318,3 +318,16 @@ fn frames_arriving_byte_by_byte_are_parsed_once() {
     assert_eq!(frames, vec![BytesMut::from("hello"), BytesMut::new()]);
     assert_eq!(codec.decode_eof(&mut src).unwrap(), None);
 }
+
+#[test]
+fn decode_eof_forgets_a_frame_cut_short() {
+    let mut codec = LengthDelimitedCodec::new();
+    // A header for 10 bytes, and only 3 of them.
+    let mut cut = BytesMut::from(&b"\x00\x00\x00\x0aabc"[..]);
+    let err = codec.decode_eof(&mut cut).unwrap_err();
+    assert_eq!(err.to_string(), "bytes remaining on stream");
+    // Fed fresh bytes (a new stream, the next datagram), it reads a header
+    // again instead of waiting for the rest of the old payload.
+    let mut fresh = BytesMut::from(&b"\x00\x00\x00\x02ok"[..]);
+    assert_eq!(&codec.decode_eof(&mut fresh).unwrap().unwrap()[..], b"ok");
+}

@@ -167,12 +167,16 @@ impl Decoder for LengthDelimitedCodec {
 
     /// Like the default, but a frame whose header was consumed and whose
     /// payload never arrived is an error too, even if no payload byte is
-    /// buffered.
+    /// buffered. The codec then forgets that header, so that used again (on
+    /// the next datagram of a `UdpFramed`, say) it starts with a header.
     fn decode_eof(&mut self, src: &mut BytesMut) -> io::Result<Option<BytesMut>> {
         match self.decode(src)? {
             Some(frame) => Ok(Some(frame)),
             None if src.is_empty() && matches!(self.state, DecodeState::Head) => Ok(None),
-            None => Err(bytes_remaining_on_stream()),
+            None => {
+                self.state = DecodeState::Head;
+                Err(bytes_remaining_on_stream())
+            }
         }
     }
 }
