@@ -4,7 +4,7 @@ use crate::net::addr::{each_addr, resolve, ToSocketAddrs};
 use crate::reactor::{Direction, Interest, PollEvented, Ready};
 use std::io;
 use std::net::{Ipv4Addr, Ipv6Addr, SocketAddr};
-use std::os::fd::{AsFd, AsRawFd, BorrowedFd, FromRawFd, IntoRawFd, RawFd};
+use std::os::fd::{AsRawFd, FromRawFd, IntoRawFd};
 use std::task::{Context, Poll};
 
 /// A UDP socket.
@@ -351,16 +351,4 @@ impl TryFrom<std::net::UdpSocket> for UdpSocket {
     }
 }
 
-impl AsRawFd for UdpSocket {
-    fn as_raw_fd(&self) -> RawFd {
-        self.io.as_raw_fd()
-    }
-}
-
-impl AsFd for UdpSocket {
-    fn as_fd(&self) -> BorrowedFd<'_> {
-        // SAFETY: the fd is owned by `self.io` and stays open while `self`
-        // is borrowed.
-        unsafe { BorrowedFd::borrow_raw(self.as_raw_fd()) }
-    }
-}
+crate::net::fd::impl_as_fd!(UdpSocket);

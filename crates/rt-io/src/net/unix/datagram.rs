@@ -4,7 +4,7 @@ use super::SocketAddr;
 use crate::reactor::{Direction, Interest, PollEvented, Ready};
 use std::io;
 use std::net::Shutdown;
-use std::os::fd::{AsFd, AsRawFd, BorrowedFd, FromRawFd, IntoRawFd, RawFd};
+use std::os::fd::{AsRawFd, FromRawFd, IntoRawFd};
 use std::path::Path;
 use std::task::{Context, Poll};
 
@@ -222,16 +222,4 @@ impl UnixDatagram {
     }
 }
 
-impl AsRawFd for UnixDatagram {
-    fn as_raw_fd(&self) -> RawFd {
-        self.io.as_raw_fd()
-    }
-}
-
-impl AsFd for UnixDatagram {
-    fn as_fd(&self) -> BorrowedFd<'_> {
-        // SAFETY: the fd is owned by `self.io` and stays open while `self`
-        // is borrowed.
-        unsafe { BorrowedFd::borrow_raw(self.as_raw_fd()) }
-    }
-}
+crate::net::fd::impl_as_fd!(UnixDatagram);
