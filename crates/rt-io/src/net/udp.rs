@@ -1,6 +1,8 @@
 //! `UdpSocket`: datagrams over UDP, driven by the reactor.
 
+use crate::io::ReadBuf;
 use crate::net::addr::{each_addr, resolve, ToSocketAddrs};
+use crate::net::fill::poll_fill;
 use crate::reactor::{Direction, Interest, PollEvented, Ready};
 use std::io;
 use std::net::{Ipv4Addr, Ipv6Addr, SocketAddr};
@@ -140,43 +142,66 @@ impl UdpSocket {
             .await
     }
 
-    /// Polls a [`recv`](Self::recv) into `buf`: the hook for the public
-    /// `poll_recv`, which takes the `ReadBuf` of the I/O traits.
-    #[allow(dead_code)]
-    pub(crate) fn poll_recv_slice(
-        &self,
-        cx: &mut Context<'_>,
-        buf: &mut [u8],
-    ) -> Poll<io::Result<usize>> {
-        self.io
-            .registration()
-            .poll_io(cx, Direction::Read, || self.io.recv(buf))
+    /// Polls a [`recv`](Self::recv) into the unfilled part of `buf`, which
+    /// advances by the datagram's length. Only the last task to poll a
+    /// receive is woken.
+    pub fn poll_recv(&self, cx: &mut Context<'_>, buf: &mut ReadBuf<'_>) -> Poll<io::Result<()>> {
+        poll_fill(buf, |b| {
+            self.poll_read_op(cx, || self.io.recv(b).map(|n| (n, ())))
+        })
     }
 
-    /// Polls a [`recv_from`](Self::recv_from) into `buf`: the hook for the
-    /// public `poll_recv_from`, which takes the `ReadBuf` of the I/O traits.
-    #[allow(dead_code)]
-    pub(crate) fn poll_recv_from_slice(
+    /// Polls a [`recv_from`](Self::recv_from) into the unfilled part of
+    /// `buf`; returns the sender's address.
+    pub fn poll_recv_from(
         &self,
         cx: &mut Context<'_>,
-        buf: &mut [u8],
-    ) -> Poll<io::Result<(usize, SocketAddr)>> {
-        self.io
-            .registration()
-            .poll_io(cx, Direction::Read, || self.io.recv_from(buf))
+        buf: &mut ReadBuf<'_>,
+    ) -> Poll<io::Result<SocketAddr>> {
+        poll_fill(buf, |b| self.poll_read_op(cx, || self.io.recv_from(b)))
     }
 
-    /// Polls a [`peek_from`](Self::peek_from) into `buf`: the hook for the
-    /// public `poll_peek_from`.
-    #[allow(dead_code)]
-    pub(crate) fn poll_peek_from_slice(
+    /// Polls a [`peek`](Self::peek) into the unfilled part of `buf`: the
+    /// datagram stays queued.
+    pub fn poll_peek(&self, cx: &mut Context<'_>, buf: &mut ReadBuf<'_>) -> Poll<io::Result<()>> {
+        poll_fill(buf, |b| {
+            self.poll_read_op(cx, || self.io.peek(b).map(|n| (n, ())))
+        })
+    }
+
+    /// Polls a [`peek_from`](Self::peek_from) into the unfilled part of
+    /// `buf`; returns the sender's address and leaves the datagram queued.
+    pub fn poll_peek_from(
         &self,
         cx: &mut Context<'_>,
-        buf: &mut [u8],
-    ) -> Poll<io::Result<(usize, SocketAddr)>> {
+        buf: &mut ReadBuf<'_>,
+    ) -> Poll<io::Result<SocketAddr>> {
+        poll_fill(buf, |b| self.poll_read_op(cx, || self.io.peek_from(b)))
+    }
+
+    /// Runs `op` once readable, waiting again while it would block.
+    fn poll_read_op<R>(
+        &self,
+        cx: &mut Context<'_>,
+        op: impl FnMut() -> io::Result<R>,
+    ) -> Poll<io::Result<R>> {
+        self.io.registration().poll_io(cx, Direction::Read, op)
+    }
+
+    /// Reads the next datagram from the connected peer without removing it
+    /// from the queue.
+    pub async fn peek(&self, buf: &mut [u8]) -> io::Result<usize> {
         self.io
             .registration()
-            .poll_io(cx, Direction::Read, || self.io.peek_from(buf))
+            .async_io(Interest::READABLE, || self.io.peek(buf))
+            .await
+    }
+
+    /// [`peek`](Self::peek) without waiting.
+    pub fn try_peek(&self, buf: &mut [u8]) -> io::Result<usize> {
+        self.io
+            .registration()
+            .try_io(Interest::READABLE, || self.io.peek(buf))
     }
 
     /// Receives without waiting: `WouldBlock` if no datagram is queued.

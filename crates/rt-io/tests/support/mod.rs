@@ -80,3 +80,12 @@ pub fn poll_once<F: Future + Unpin>(fut: &mut F) -> Poll<F::Output> {
     let mut cx = Context::from_waker(&waker);
     std::pin::Pin::new(fut).poll(&mut cx)
 }
+
+/// A current-thread runtime with the reactor installed, for socket tests.
+#[cfg(feature = "net")]
+pub fn io_runtime() -> rt_core::runtime::Runtime {
+    rt_core::runtime::Builder::new_current_thread()
+        .base_driver(rt_io::reactor::base_driver())
+        .build()
+        .expect("a current-thread runtime with I/O builds")
+}

@@ -1,6 +1,8 @@
 //! `UnixDatagram`: a Unix domain datagram socket.
 
 use super::SocketAddr;
+use crate::io::ReadBuf;
+use crate::net::fill::poll_fill;
 use crate::reactor::{Direction, Interest, PollEvented, Ready};
 use std::io;
 use std::net::Shutdown;
@@ -169,6 +171,44 @@ impl UnixDatagram {
         self.io
             .registration()
             .try_io(Interest::READABLE, || self.io.recv(buf))
+    }
+
+    /// Polls a [`recv`](Self::recv) into the unfilled part of `buf`, which
+    /// advances by the datagram's length. Only the last task to poll a
+    /// receive is woken.
+    pub fn poll_recv(&self, cx: &mut Context<'_>, buf: &mut ReadBuf<'_>) -> Poll<io::Result<()>> {
+        poll_fill(buf, |b| {
+            self.io
+                .registration()
+                .poll_io(cx, Direction::Read, || self.io.recv(b).map(|n| (n, ())))
+        })
+    }
+
+    /// Polls a [`recv_from`](Self::recv_from) into the unfilled part of
+    /// `buf`; returns the sender's address.
+    pub fn poll_recv_from(
+        &self,
+        cx: &mut Context<'_>,
+        buf: &mut ReadBuf<'_>,
+    ) -> Poll<io::Result<SocketAddr>> {
+        poll_fill(buf, |b| {
+            self.io
+                .registration()
+                .poll_io(cx, Direction::Read, || self.io.recv_from(b))
+        })
+    }
+
+    /// Polls a send of `buf` to the socket bound at `target`.
+    pub fn poll_send_to<P: AsRef<Path>>(
+        &self,
+        cx: &mut Context<'_>,
+        buf: &[u8],
+        target: P,
+    ) -> Poll<io::Result<usize>> {
+        let target = target.as_ref();
+        self.io
+            .registration()
+            .poll_io(cx, Direction::Write, || self.io.send_to(buf, target))
     }
 
     /// Sends to the socket bound at `target`.
