@@ -198,13 +198,8 @@ fn duplex_through_futures_io() {
 #[test]
 fn tcp_pair_through_futures_io() {
     use rt_io::io::compat::TokioAsyncReadCompatExt;
-    use rt_io::net::{TcpListener, TcpStream};
     support::io_runtime().block_on(async {
-        let listener = TcpListener::bind("127.0.0.1:0").await.unwrap();
-        let client = TcpStream::connect(listener.local_addr().unwrap())
-            .await
-            .unwrap();
-        let (server, _) = listener.accept().await.unwrap();
+        let (client, server) = support::tcp_pair().await;
         let mut client = client.compat();
         let mut server = server.compat();
         futures_write_all(&mut client, b"over tcp").await.unwrap();

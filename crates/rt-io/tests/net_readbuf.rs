@@ -1,12 +1,13 @@
 //! The `ReadBuf` receive and peek entry points of the socket types
-//! (`poll_recv`, `poll_recv_from`, `poll_peek`, `poll_peek_from`), with the
-//! poll send variants and UDP's `peek`/`try_peek`.
+//! (`poll_recv`, `poll_recv_from`, `poll_peek`, `poll_peek_from`), the poll
+//! send variants, UDP's `peek`/`try_peek`, and the `BufMut` ones
+//! (`recv_buf`, `recv_buf_from`, their `try_` forms, `try_read_buf`).
 #![cfg(feature = "net")]
 
 mod support;
 
 use rt_io::io::ReadBuf;
-use rt_io::net::{TcpListener, TcpStream, UdpSocket, UnixDatagram};
+use rt_io::net::{UdpSocket, UnixDatagram, UnixStream};
 use std::future::poll_fn;
 use std::io;
 use std::mem::MaybeUninit;
@@ -90,11 +91,7 @@ fn udp_peek_and_try_peek_leave_the_datagram_queued() {
 #[test]
 fn tcp_poll_peek_returns_the_count_and_keeps_the_bytes() {
     support::io_runtime().block_on(async {
-        let listener = TcpListener::bind("127.0.0.1:0").await.unwrap();
-        let client = TcpStream::connect(listener.local_addr().unwrap())
-            .await
-            .unwrap();
-        let (server, _) = listener.accept().await.unwrap();
+        let (client, server) = support::tcp_pair().await;
         rt_io::net::stream_io::write_all(&client, b"peekaboo")
             .await
             .unwrap();
@@ -139,5 +136,77 @@ fn unix_datagram_poll_variants() {
         assert_eq!(buf.filled(), b"two");
         assert_eq!(from.as_pathname(), Some(tx_path.as_path()));
         std::fs::remove_dir_all(&dir).unwrap();
+    });
+}
+
+#[test]
+fn udp_recv_buf_variants_append_to_a_vec() {
+    support::io_runtime().block_on(async {
+        let (a, b) = udp_pair().await;
+        let mut out = b"<".to_vec();
+        assert_eq!(
+            b.try_recv_buf(&mut out).unwrap_err().kind(),
+            io::ErrorKind::WouldBlock
+        );
+        a.send(b"one").await.unwrap();
+        assert_eq!(b.recv_buf(&mut out).await.unwrap(), 3);
+        a.send(b"two").await.unwrap();
+        let (n, from) = b.recv_buf_from(&mut out).await.unwrap();
+        assert_eq!((n, from), (3, a.local_addr().unwrap()));
+        a.send(b"three").await.unwrap();
+        b.readable().await.unwrap();
+        let (n, _) = b.try_recv_buf_from(&mut out).unwrap();
+        assert_eq!(n, 5);
+        assert_eq!(out, b"<onetwothree");
+    });
+}
+
+#[test]
+fn unix_datagram_recv_buf_variants() {
+    support::io_runtime().block_on(async {
+        let (a, b) = UnixDatagram::pair().unwrap();
+        // Two bytes of spare room: the datagram is cut to them, the rest of
+        // it is dropped as with any datagram receive.
+        let mut out = Vec::with_capacity(2);
+        a.send(b"first").await.unwrap();
+        assert_eq!(b.recv_buf(&mut out).await.unwrap(), 2);
+        a.send(b"second").await.unwrap();
+        let (n, from) = b.recv_buf_from(&mut out).await.unwrap();
+        assert_eq!(n, 6);
+        assert!(from.is_unnamed());
+        a.send(b"!").await.unwrap();
+        b.readable().await.unwrap();
+        assert_eq!(b.try_recv_buf(&mut out).unwrap(), 1);
+        assert_eq!(
+            b.try_recv_buf_from(&mut out).unwrap_err().kind(),
+            io::ErrorKind::WouldBlock
+        );
+        assert_eq!(out, b"fisecond!");
+    });
+}
+
+#[test]
+fn stream_try_read_buf_on_streams_and_halves() {
+    support::io_runtime().block_on(async {
+        let (client, mut server) = support::tcp_pair().await;
+        client.writable().await.unwrap();
+        client.try_write(b"tcp").unwrap();
+        let mut out = Vec::new();
+        server.readable().await.unwrap();
+        assert_eq!(server.try_read_buf(&mut out).unwrap(), 3);
+        client.try_write(b"+half").unwrap();
+        let (read, _write) = server.split();
+        read.readable().await.unwrap();
+        assert_eq!(read.try_read_buf(&mut out).unwrap(), 5);
+        assert_eq!(out, b"tcp+half");
+
+        let (a, b) = UnixStream::pair().unwrap();
+        let (b_read, _b_write) = b.into_split();
+        a.writable().await.unwrap();
+        a.try_write(b"unix").unwrap();
+        let mut out = bytes::BytesMut::new();
+        b_read.readable().await.unwrap();
+        assert_eq!(b_read.try_read_buf(&mut out).unwrap(), 4);
+        assert_eq!(&out[..], b"unix");
     });
 }

@@ -104,6 +104,12 @@ where
         self.try_io(Interest::READABLE, || (&*self.io).read_vectored(bufs))
     }
 
+    pub(crate) fn try_read_buf<B: bytes::BufMut>(&self, buf: &mut B) -> io::Result<usize> {
+        self.try_io(Interest::READABLE, || {
+            crate::net::fill::fill_buf_mut(buf, |b| (&*self.io).read(b).map(|n| (n, n)))
+        })
+    }
+
     pub(crate) fn try_write(&self, buf: &[u8]) -> io::Result<usize> {
         self.try_io(Interest::WRITABLE, || (&*self.io).write(buf))
     }
@@ -221,6 +227,12 @@ macro_rules! stream_api {
             /// Vectored [`try_read`](Self::try_read).
             pub fn try_read_vectored(&self, bufs: &mut [io::IoSliceMut<'_>]) -> io::Result<usize> {
                 self.io.try_read_vectored(bufs)
+            }
+
+            /// Reads without waiting into the spare room of `buf`, which
+            /// advances by the count read: `WouldBlock` if no data is ready.
+            pub fn try_read_buf<B: bytes::BufMut>(&self, buf: &mut B) -> io::Result<usize> {
+                self.io.try_read_buf(buf)
             }
 
             /// Writes without waiting: `WouldBlock` if the send buffer is

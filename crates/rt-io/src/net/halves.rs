@@ -159,6 +159,12 @@ macro_rules! read_half_api {
                 $get.try_read(buf)
             }
 
+            #[doc = concat!("See [`", stringify!($stream), "::try_read_buf`].")]
+            pub fn try_read_buf<B: bytes::BufMut>(&self, buf: &mut B) -> std::io::Result<usize> {
+                let $h = self;
+                $get.try_read_buf(buf)
+            }
+
             #[doc = concat!("See [`", stringify!($stream), "::try_read_vectored`].")]
             pub fn try_read_vectored(
                 &self,

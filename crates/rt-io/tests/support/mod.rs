@@ -89,3 +89,17 @@ pub fn io_runtime() -> rt_core::runtime::Runtime {
         .build()
         .expect("a current-thread runtime with I/O builds")
 }
+
+/// A connected loopback TCP pair: (client, server).
+#[cfg(feature = "net")]
+pub async fn tcp_pair() -> (rt_io::net::TcpStream, rt_io::net::TcpStream) {
+    let listener = rt_io::net::TcpListener::bind("127.0.0.1:0")
+        .await
+        .expect("bind on loopback");
+    let addr = listener.local_addr().expect("listener address");
+    let client = rt_io::net::TcpStream::connect(addr)
+        .await
+        .expect("connect on loopback");
+    let (server, _) = listener.accept().await.expect("accept on loopback");
+    (client, server)
+}

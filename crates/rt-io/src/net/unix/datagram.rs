@@ -2,8 +2,9 @@
 
 use super::SocketAddr;
 use crate::io::ReadBuf;
-use crate::net::fill::poll_fill;
+use crate::net::fill::{fill_buf_mut, poll_fill};
 use crate::reactor::{Direction, Interest, PollEvented, Ready};
+use bytes::BufMut;
 use std::io;
 use std::net::Shutdown;
 use std::os::fd::{AsRawFd, FromRawFd, IntoRawFd};
@@ -171,6 +172,46 @@ impl UnixDatagram {
         self.io
             .registration()
             .try_io(Interest::READABLE, || self.io.recv(buf))
+    }
+
+    /// Receives one datagram from the connected peer into the spare room
+    /// of `buf`, which advances by the datagram's length.
+    pub async fn recv_buf<B: BufMut>(&self, buf: &mut B) -> io::Result<usize> {
+        self.io
+            .registration()
+            .async_io(Interest::READABLE, || {
+                fill_buf_mut(buf, |b| self.io.recv(b).map(|n| (n, n)))
+            })
+            .await
+    }
+
+    /// [`recv_buf`](Self::recv_buf) without waiting.
+    pub fn try_recv_buf<B: BufMut>(&self, buf: &mut B) -> io::Result<usize> {
+        self.io.registration().try_io(Interest::READABLE, || {
+            fill_buf_mut(buf, |b| self.io.recv(b).map(|n| (n, n)))
+        })
+    }
+
+    /// Receives one datagram into the spare room of `buf` and returns its
+    /// length and sender.
+    pub async fn recv_buf_from<B: BufMut>(&self, buf: &mut B) -> io::Result<(usize, SocketAddr)> {
+        self.io
+            .registration()
+            .async_io(Interest::READABLE, || {
+                fill_buf_mut(buf, |b| {
+                    self.io.recv_from(b).map(|(n, from)| (n, (n, from)))
+                })
+            })
+            .await
+    }
+
+    /// [`recv_buf_from`](Self::recv_buf_from) without waiting.
+    pub fn try_recv_buf_from<B: BufMut>(&self, buf: &mut B) -> io::Result<(usize, SocketAddr)> {
+        self.io.registration().try_io(Interest::READABLE, || {
+            fill_buf_mut(buf, |b| {
+                self.io.recv_from(b).map(|(n, from)| (n, (n, from)))
+            })
+        })
     }
 
     /// Polls a [`recv`](Self::recv) into the unfilled part of `buf`, which
