@@ -48,13 +48,19 @@ fn ci() -> Result<(), String> {
             "clippy",
             "--workspace",
             "--all-targets",
+            "--all-features",
             "--",
             "-D",
             "warnings",
         ],
         &[],
     )?;
-    cargo(&["test", "--workspace", "--no-fail-fast"], &[])?;
+    // Every feature on: the optional adapters (rt-io `compat`, rt-stream
+    // `signal`) have tests of their own.
+    cargo(
+        &["test", "--workspace", "--all-features", "--no-fail-fast"],
+        &[],
+    )?;
     loom(None)?;
     smoke()?;
     println!("xtask ci: all checks passed in {:.0?}", started.elapsed());

@@ -11,6 +11,8 @@
 //! * Combinators: [`split`], [`join`], [`AsyncReadExt::take`],
 //!   [`AsyncReadExt::chain`],
 //!   [`AsyncBufReadExt::lines`].
+//! * With the `compat` feature: `compat`, adapters to and from the
+//!   `futures-io` traits.
 //!
 //! `std::io`'s `Error`, `ErrorKind`, `Result`, `SeekFrom` and `IoSlice` are
 //! re-exported so that one `use rt::io` covers a whole program.
@@ -19,6 +21,8 @@ mod async_buf_read;
 mod async_read;
 mod async_seek;
 mod async_write;
+#[cfg(feature = "compat")]
+pub mod compat;
 mod read_buf;
 mod util;
 

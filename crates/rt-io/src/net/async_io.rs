@@ -62,6 +62,8 @@ use super::tcp::{self, TcpStream};
 use super::unix::{self, UnixStream};
 
 impl_async_read!(
+    TcpStream,
+    UnixStream,
     tcp::ReadHalf<'_>,
     tcp::OwnedReadHalf,
     unix::ReadHalf<'_>,
@@ -75,18 +77,8 @@ impl_async_write!(
 );
 
 /// The whole streams also write vectored, straight to `writev`.
-macro_rules! impl_stream_io {
+macro_rules! impl_stream_write {
     ($($ty:ty),*) => {$(
-        impl AsyncRead for $ty {
-            fn poll_read(
-                self: Pin<&mut Self>,
-                cx: &mut Context<'_>,
-                buf: &mut ReadBuf<'_>,
-            ) -> Poll<io::Result<()>> {
-                poll_read_into(&*self, cx, buf)
-            }
-        }
-
         impl AsyncWrite for $ty {
             fn poll_write(
                 self: Pin<&mut Self>,
@@ -119,4 +111,4 @@ macro_rules! impl_stream_io {
     )*};
 }
 
-impl_stream_io!(TcpStream, UnixStream);
+impl_stream_write!(TcpStream, UnixStream);

@@ -5,8 +5,13 @@
 //! with a message saying which; using one after its runtime shut down
 //! returns an error.
 
+mod accept;
 mod addr;
 mod async_io;
+mod connected;
+mod fd;
+mod fill;
+mod halves;
 #[doc(hidden)]
 pub mod stream_io;
 pub mod tcp;

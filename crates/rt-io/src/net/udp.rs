@@ -1,10 +1,13 @@
 //! `UdpSocket`: datagrams over UDP, driven by the reactor.
 
+use crate::io::ReadBuf;
 use crate::net::addr::{each_addr, resolve, ToSocketAddrs};
+use crate::net::fill::{fill_buf_mut, poll_fill};
 use crate::reactor::{Direction, Interest, PollEvented, Ready};
+use bytes::BufMut;
 use std::io;
 use std::net::{Ipv4Addr, Ipv6Addr, SocketAddr};
-use std::os::fd::{AsFd, AsRawFd, BorrowedFd, FromRawFd, IntoRawFd, RawFd};
+use std::os::fd::{AsRawFd, FromRawFd, IntoRawFd};
 use std::task::{Context, Poll};
 
 /// A UDP socket.
@@ -140,43 +143,66 @@ impl UdpSocket {
             .await
     }
 
-    /// Polls a [`recv`](Self::recv) into `buf`: the hook for the public
-    /// `poll_recv`, which takes the `ReadBuf` of the I/O traits.
-    #[allow(dead_code)]
-    pub(crate) fn poll_recv_slice(
-        &self,
-        cx: &mut Context<'_>,
-        buf: &mut [u8],
-    ) -> Poll<io::Result<usize>> {
-        self.io
-            .registration()
-            .poll_io(cx, Direction::Read, || self.io.recv(buf))
+    /// Polls a [`recv`](Self::recv) into the unfilled part of `buf`, which
+    /// advances by the datagram's length. Only the last task to poll a
+    /// receive is woken.
+    pub fn poll_recv(&self, cx: &mut Context<'_>, buf: &mut ReadBuf<'_>) -> Poll<io::Result<()>> {
+        poll_fill(buf, |b| {
+            self.poll_read_op(cx, || self.io.recv(b).map(|n| (n, ())))
+        })
     }
 
-    /// Polls a [`recv_from`](Self::recv_from) into `buf`: the hook for the
-    /// public `poll_recv_from`, which takes the `ReadBuf` of the I/O traits.
-    #[allow(dead_code)]
-    pub(crate) fn poll_recv_from_slice(
+    /// Polls a [`recv_from`](Self::recv_from) into the unfilled part of
+    /// `buf`; returns the sender's address.
+    pub fn poll_recv_from(
         &self,
         cx: &mut Context<'_>,
-        buf: &mut [u8],
-    ) -> Poll<io::Result<(usize, SocketAddr)>> {
-        self.io
-            .registration()
-            .poll_io(cx, Direction::Read, || self.io.recv_from(buf))
+        buf: &mut ReadBuf<'_>,
+    ) -> Poll<io::Result<SocketAddr>> {
+        poll_fill(buf, |b| self.poll_read_op(cx, || self.io.recv_from(b)))
     }
 
-    /// Polls a [`peek_from`](Self::peek_from) into `buf`: the hook for the
-    /// public `poll_peek_from`.
-    #[allow(dead_code)]
-    pub(crate) fn poll_peek_from_slice(
+    /// Polls a [`peek`](Self::peek) into the unfilled part of `buf`: the
+    /// datagram stays queued.
+    pub fn poll_peek(&self, cx: &mut Context<'_>, buf: &mut ReadBuf<'_>) -> Poll<io::Result<()>> {
+        poll_fill(buf, |b| {
+            self.poll_read_op(cx, || self.io.peek(b).map(|n| (n, ())))
+        })
+    }
+
+    /// Polls a [`peek_from`](Self::peek_from) into the unfilled part of
+    /// `buf`; returns the sender's address and leaves the datagram queued.
+    pub fn poll_peek_from(
         &self,
         cx: &mut Context<'_>,
-        buf: &mut [u8],
-    ) -> Poll<io::Result<(usize, SocketAddr)>> {
+        buf: &mut ReadBuf<'_>,
+    ) -> Poll<io::Result<SocketAddr>> {
+        poll_fill(buf, |b| self.poll_read_op(cx, || self.io.peek_from(b)))
+    }
+
+    /// Runs `op` once readable, waiting again while it would block.
+    fn poll_read_op<R>(
+        &self,
+        cx: &mut Context<'_>,
+        op: impl FnMut() -> io::Result<R>,
+    ) -> Poll<io::Result<R>> {
+        self.io.registration().poll_io(cx, Direction::Read, op)
+    }
+
+    /// Reads the next datagram from the connected peer without removing it
+    /// from the queue.
+    pub async fn peek(&self, buf: &mut [u8]) -> io::Result<usize> {
         self.io
             .registration()
-            .poll_io(cx, Direction::Read, || self.io.peek_from(buf))
+            .async_io(Interest::READABLE, || self.io.peek(buf))
+            .await
+    }
+
+    /// [`peek`](Self::peek) without waiting.
+    pub fn try_peek(&self, buf: &mut [u8]) -> io::Result<usize> {
+        self.io
+            .registration()
+            .try_io(Interest::READABLE, || self.io.peek(buf))
     }
 
     /// Receives without waiting: `WouldBlock` if no datagram is queued.
@@ -184,6 +210,47 @@ impl UdpSocket {
         self.io
             .registration()
             .try_io(Interest::READABLE, || self.io.recv(buf))
+    }
+
+    /// Receives one datagram from the connected peer into the spare room
+    /// of `buf`, which advances by the datagram's length (a longer one is
+    /// cut to the room of one chunk).
+    pub async fn recv_buf<B: BufMut>(&self, buf: &mut B) -> io::Result<usize> {
+        self.io
+            .registration()
+            .async_io(Interest::READABLE, || {
+                fill_buf_mut(buf, |b| self.io.recv(b).map(|n| (n, n)))
+            })
+            .await
+    }
+
+    /// [`recv_buf`](Self::recv_buf) without waiting.
+    pub fn try_recv_buf<B: BufMut>(&self, buf: &mut B) -> io::Result<usize> {
+        self.io.registration().try_io(Interest::READABLE, || {
+            fill_buf_mut(buf, |b| self.io.recv(b).map(|n| (n, n)))
+        })
+    }
+
+    /// Receives one datagram into the spare room of `buf` and returns its
+    /// length and sender.
+    pub async fn recv_buf_from<B: BufMut>(&self, buf: &mut B) -> io::Result<(usize, SocketAddr)> {
+        self.io
+            .registration()
+            .async_io(Interest::READABLE, || {
+                fill_buf_mut(buf, |b| {
+                    self.io.recv_from(b).map(|(n, from)| (n, (n, from)))
+                })
+            })
+            .await
+    }
+
+    /// [`recv_buf_from`](Self::recv_buf_from) without waiting.
+    pub fn try_recv_buf_from<B: BufMut>(&self, buf: &mut B) -> io::Result<(usize, SocketAddr)> {
+        self.io.registration().try_io(Interest::READABLE, || {
+            fill_buf_mut(buf, |b| {
+                self.io.recv_from(b).map(|(n, from)| (n, (n, from)))
+            })
+        })
     }
 
     /// Sends `buf` to the first address `target` resolves to.
@@ -351,16 +418,4 @@ impl TryFrom<std::net::UdpSocket> for UdpSocket {
     }
 }
 
-impl AsRawFd for UdpSocket {
-    fn as_raw_fd(&self) -> RawFd {
-        self.io.as_raw_fd()
-    }
-}
-
-impl AsFd for UdpSocket {
-    fn as_fd(&self) -> BorrowedFd<'_> {
-        // SAFETY: the fd is owned by `self.io` and stays open while `self`
-        // is borrowed.
-        unsafe { BorrowedFd::borrow_raw(self.as_raw_fd()) }
-    }
-}
+crate::net::fd::impl_as_fd!(UdpSocket);

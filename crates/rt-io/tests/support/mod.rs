@@ -80,3 +80,26 @@ pub fn poll_once<F: Future + Unpin>(fut: &mut F) -> Poll<F::Output> {
     let mut cx = Context::from_waker(&waker);
     std::pin::Pin::new(fut).poll(&mut cx)
 }
+
+/// A current-thread runtime with the reactor installed, for socket tests.
+#[cfg(feature = "net")]
+pub fn io_runtime() -> rt_core::runtime::Runtime {
+    rt_core::runtime::Builder::new_current_thread()
+        .base_driver(rt_io::reactor::base_driver())
+        .build()
+        .expect("a current-thread runtime with I/O builds")
+}
+
+/// A connected loopback TCP pair: (client, server).
+#[cfg(feature = "net")]
+pub async fn tcp_pair() -> (rt_io::net::TcpStream, rt_io::net::TcpStream) {
+    let listener = rt_io::net::TcpListener::bind("127.0.0.1:0")
+        .await
+        .expect("bind on loopback");
+    let addr = listener.local_addr().expect("listener address");
+    let client = rt_io::net::TcpStream::connect(addr)
+        .await
+        .expect("connect on loopback");
+    let (server, _) = listener.accept().await.expect("accept on loopback");
+    (client, server)
+}

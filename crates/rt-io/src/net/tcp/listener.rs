@@ -2,11 +2,11 @@
 
 use super::socket::TcpSocket;
 use super::stream::TcpStream;
+use crate::net::accept::ListenerIo;
 use crate::net::addr::{each_addr, ToSocketAddrs};
-use crate::reactor::{Interest, PollEvented};
 use std::io;
 use std::net::SocketAddr;
-use std::os::fd::{AsFd, AsRawFd, BorrowedFd, FromRawFd, IntoRawFd, RawFd};
+use std::os::fd::FromRawFd;
 use std::task::{Context, Poll};
 
 /// The accept queue length `bind` asks for.
@@ -33,7 +33,7 @@ const DEFAULT_BACKLOG: u32 = 1024;
 /// ```
 #[derive(Debug)]
 pub struct TcpListener {
-    io: PollEvented<mio::net::TcpListener>,
+    io: ListenerIo<mio::net::TcpListener>,
 }
 
 impl TcpListener {
@@ -51,29 +51,18 @@ impl TcpListener {
 
     pub(crate) fn new(sys: mio::net::TcpListener) -> io::Result<TcpListener> {
         Ok(TcpListener {
-            io: PollEvented::new_with_interest(sys, Interest::READABLE)?,
+            io: ListenerIo::new(sys)?,
         })
     }
 
     /// Accepts a new connection, returning it and the peer's address.
     pub async fn accept(&self) -> io::Result<(TcpStream, SocketAddr)> {
-        let (sys, addr) = self
-            .io
-            .registration()
-            .async_io(Interest::READABLE, || self.io.accept())
-            .await?;
-        Ok((TcpStream::new(sys)?, addr))
+        self.io.accept().await
     }
 
     /// Polls for a new connection.
     pub fn poll_accept(&self, cx: &mut Context<'_>) -> Poll<io::Result<(TcpStream, SocketAddr)>> {
-        self.io
-            .registration()
-            .poll_io(cx, crate::reactor::Direction::Read, || self.io.accept())
-            .map(|res| {
-                let (sys, addr) = res?;
-                Ok((TcpStream::new(sys)?, addr))
-            })
+        self.io.poll_accept(cx)
     }
 
     /// Wraps a bound standard listener, switching it to non-blocking mode.
@@ -90,24 +79,24 @@ impl TcpListener {
     /// Deregisters the listener and returns it as a standard listener,
     /// still in non-blocking mode.
     pub fn into_std(self) -> io::Result<std::net::TcpListener> {
-        let fd = self.io.into_inner()?.into_raw_fd();
+        let fd = self.io.into_raw_fd()?;
         // SAFETY: `fd` was just released by the mio listener that owned it.
         Ok(unsafe { std::net::TcpListener::from_raw_fd(fd) })
     }
 
     /// The local address the listener is bound to.
     pub fn local_addr(&self) -> io::Result<SocketAddr> {
-        self.io.local_addr()
+        self.io.source().local_addr()
     }
 
     /// The IP time-to-live of accepted connections' packets.
     pub fn ttl(&self) -> io::Result<u32> {
-        self.io.ttl()
+        self.io.source().ttl()
     }
 
     /// Sets the IP time-to-live.
     pub fn set_ttl(&self, ttl: u32) -> io::Result<()> {
-        self.io.set_ttl(ttl)
+        self.io.source().set_ttl(ttl)
     }
 }
 
@@ -119,16 +108,4 @@ impl TryFrom<std::net::TcpListener> for TcpListener {
     }
 }
 
-impl AsRawFd for TcpListener {
-    fn as_raw_fd(&self) -> RawFd {
-        self.io.as_raw_fd()
-    }
-}
-
-impl AsFd for TcpListener {
-    fn as_fd(&self) -> BorrowedFd<'_> {
-        // SAFETY: the fd is owned by `self.io` and stays open while `self`
-        // is borrowed.
-        unsafe { BorrowedFd::borrow_raw(self.as_raw_fd()) }
-    }
-}
+crate::net::fd::impl_as_fd!(TcpListener);

@@ -2,118 +2,14 @@
 //! futures of one task at once.
 
 use super::stream::TcpStream;
-use crate::net::stream_io::{PollRead, PollWrite};
-use crate::reactor::{Interest, Ready};
 use std::io;
 use std::net::SocketAddr;
-use std::task::{Context, Poll};
 
-/// The read half of [`TcpStream::split`].
-#[derive(Debug)]
-pub struct ReadHalf<'a>(&'a TcpStream);
-
-/// The write half of [`TcpStream::split`]. Shutting it down shuts the
-/// stream's write direction down.
-#[derive(Debug)]
-pub struct WriteHalf<'a>(&'a TcpStream);
-
-pub(crate) fn split(stream: &mut TcpStream) -> (ReadHalf<'_>, WriteHalf<'_>) {
-    (ReadHalf(stream), WriteHalf(stream))
-}
+crate::net::halves::borrowed_halves!(TcpStream, SocketAddr);
 
 impl ReadHalf<'_> {
-    /// Waits for `interest`; see [`TcpStream::ready`].
-    pub async fn ready(&self, interest: Interest) -> io::Result<Ready> {
-        self.0.ready(interest).await
-    }
-
-    /// Waits until readable; see [`TcpStream::readable`].
-    pub async fn readable(&self) -> io::Result<()> {
-        self.0.readable().await
-    }
-
-    /// See [`TcpStream::try_read`].
-    pub fn try_read(&self, buf: &mut [u8]) -> io::Result<usize> {
-        self.0.try_read(buf)
-    }
-
-    /// See [`TcpStream::try_read_vectored`].
-    pub fn try_read_vectored(&self, bufs: &mut [io::IoSliceMut<'_>]) -> io::Result<usize> {
-        self.0.try_read_vectored(bufs)
-    }
-
     /// See [`TcpStream::peek`].
     pub async fn peek(&self, buf: &mut [u8]) -> io::Result<usize> {
         self.0.peek(buf).await
-    }
-
-    /// The remote address.
-    pub fn peer_addr(&self) -> io::Result<SocketAddr> {
-        self.0.peer_addr()
-    }
-
-    /// The local address.
-    pub fn local_addr(&self) -> io::Result<SocketAddr> {
-        self.0.local_addr()
-    }
-}
-
-impl WriteHalf<'_> {
-    /// Waits for `interest`; see [`TcpStream::ready`].
-    pub async fn ready(&self, interest: Interest) -> io::Result<Ready> {
-        self.0.ready(interest).await
-    }
-
-    /// Waits until writable; see [`TcpStream::writable`].
-    pub async fn writable(&self) -> io::Result<()> {
-        self.0.writable().await
-    }
-
-    /// See [`TcpStream::try_write`].
-    pub fn try_write(&self, buf: &[u8]) -> io::Result<usize> {
-        self.0.try_write(buf)
-    }
-
-    /// See [`TcpStream::try_write_vectored`].
-    pub fn try_write_vectored(&self, bufs: &[io::IoSlice<'_>]) -> io::Result<usize> {
-        self.0.try_write_vectored(bufs)
-    }
-
-    /// The remote address.
-    pub fn peer_addr(&self) -> io::Result<SocketAddr> {
-        self.0.peer_addr()
-    }
-
-    /// The local address.
-    pub fn local_addr(&self) -> io::Result<SocketAddr> {
-        self.0.local_addr()
-    }
-}
-
-impl PollRead for ReadHalf<'_> {
-    fn poll_read_bytes(&self, cx: &mut Context<'_>, buf: &mut [u8]) -> Poll<io::Result<usize>> {
-        self.0.poll_read(cx, buf)
-    }
-}
-
-impl PollWrite for WriteHalf<'_> {
-    fn poll_write_bytes(&self, cx: &mut Context<'_>, buf: &[u8]) -> Poll<io::Result<usize>> {
-        self.0.poll_write(cx, buf)
-    }
-
-    fn poll_shutdown_write(&self, cx: &mut Context<'_>) -> Poll<io::Result<()>> {
-        self.0.poll_shutdown(cx)
-    }
-}
-
-impl AsRef<TcpStream> for ReadHalf<'_> {
-    fn as_ref(&self) -> &TcpStream {
-        self.0
-    }
-}
-
-impl AsRef<TcpStream> for WriteHalf<'_> {
-    fn as_ref(&self) -> &TcpStream {
-        self.0
     }
 }

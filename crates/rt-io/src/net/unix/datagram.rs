@@ -1,10 +1,13 @@
 //! `UnixDatagram`: a Unix domain datagram socket.
 
 use super::SocketAddr;
+use crate::io::ReadBuf;
+use crate::net::fill::{fill_buf_mut, poll_fill};
 use crate::reactor::{Direction, Interest, PollEvented, Ready};
+use bytes::BufMut;
 use std::io;
 use std::net::Shutdown;
-use std::os::fd::{AsFd, AsRawFd, BorrowedFd, FromRawFd, IntoRawFd, RawFd};
+use std::os::fd::{AsRawFd, FromRawFd, IntoRawFd};
 use std::path::Path;
 use std::task::{Context, Poll};
 
@@ -171,6 +174,84 @@ impl UnixDatagram {
             .try_io(Interest::READABLE, || self.io.recv(buf))
     }
 
+    /// Receives one datagram from the connected peer into the spare room
+    /// of `buf`, which advances by the datagram's length.
+    pub async fn recv_buf<B: BufMut>(&self, buf: &mut B) -> io::Result<usize> {
+        self.io
+            .registration()
+            .async_io(Interest::READABLE, || {
+                fill_buf_mut(buf, |b| self.io.recv(b).map(|n| (n, n)))
+            })
+            .await
+    }
+
+    /// [`recv_buf`](Self::recv_buf) without waiting.
+    pub fn try_recv_buf<B: BufMut>(&self, buf: &mut B) -> io::Result<usize> {
+        self.io.registration().try_io(Interest::READABLE, || {
+            fill_buf_mut(buf, |b| self.io.recv(b).map(|n| (n, n)))
+        })
+    }
+
+    /// Receives one datagram into the spare room of `buf` and returns its
+    /// length and sender.
+    pub async fn recv_buf_from<B: BufMut>(&self, buf: &mut B) -> io::Result<(usize, SocketAddr)> {
+        self.io
+            .registration()
+            .async_io(Interest::READABLE, || {
+                fill_buf_mut(buf, |b| {
+                    self.io.recv_from(b).map(|(n, from)| (n, (n, from)))
+                })
+            })
+            .await
+    }
+
+    /// [`recv_buf_from`](Self::recv_buf_from) without waiting.
+    pub fn try_recv_buf_from<B: BufMut>(&self, buf: &mut B) -> io::Result<(usize, SocketAddr)> {
+        self.io.registration().try_io(Interest::READABLE, || {
+            fill_buf_mut(buf, |b| {
+                self.io.recv_from(b).map(|(n, from)| (n, (n, from)))
+            })
+        })
+    }
+
+    /// Polls a [`recv`](Self::recv) into the unfilled part of `buf`, which
+    /// advances by the datagram's length. Only the last task to poll a
+    /// receive is woken.
+    pub fn poll_recv(&self, cx: &mut Context<'_>, buf: &mut ReadBuf<'_>) -> Poll<io::Result<()>> {
+        poll_fill(buf, |b| {
+            self.io
+                .registration()
+                .poll_io(cx, Direction::Read, || self.io.recv(b).map(|n| (n, ())))
+        })
+    }
+
+    /// Polls a [`recv_from`](Self::recv_from) into the unfilled part of
+    /// `buf`; returns the sender's address.
+    pub fn poll_recv_from(
+        &self,
+        cx: &mut Context<'_>,
+        buf: &mut ReadBuf<'_>,
+    ) -> Poll<io::Result<SocketAddr>> {
+        poll_fill(buf, |b| {
+            self.io
+                .registration()
+                .poll_io(cx, Direction::Read, || self.io.recv_from(b))
+        })
+    }
+
+    /// Polls a send of `buf` to the socket bound at `target`.
+    pub fn poll_send_to<P: AsRef<Path>>(
+        &self,
+        cx: &mut Context<'_>,
+        buf: &[u8],
+        target: P,
+    ) -> Poll<io::Result<usize>> {
+        let target = target.as_ref();
+        self.io
+            .registration()
+            .poll_io(cx, Direction::Write, || self.io.send_to(buf, target))
+    }
+
     /// Sends to the socket bound at `target`.
     pub async fn send_to<P: AsRef<Path>>(&self, buf: &[u8], target: P) -> io::Result<usize> {
         let target = target.as_ref();
@@ -222,16 +303,4 @@ impl UnixDatagram {
     }
 }
 
-impl AsRawFd for UnixDatagram {
-    fn as_raw_fd(&self) -> RawFd {
-        self.io.as_raw_fd()
-    }
-}
-
-impl AsFd for UnixDatagram {
-    fn as_fd(&self) -> BorrowedFd<'_> {
-        // SAFETY: the fd is owned by `self.io` and stays open while `self`
-        // is borrowed.
-        unsafe { BorrowedFd::borrow_raw(self.as_raw_fd()) }
-    }
-}
+crate::net::fd::impl_as_fd!(UnixDatagram);

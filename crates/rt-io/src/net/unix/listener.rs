@@ -2,9 +2,9 @@
 
 use super::stream::UnixStream;
 use super::SocketAddr;
-use crate::reactor::{Direction, Interest, PollEvented};
+use crate::net::accept::ListenerIo;
 use std::io;
-use std::os::fd::{AsFd, AsRawFd, BorrowedFd, FromRawFd, IntoRawFd, RawFd};
+use std::os::fd::FromRawFd;
 use std::path::Path;
 use std::task::{Context, Poll};
 
@@ -28,7 +28,7 @@ use std::task::{Context, Poll};
 /// ```
 #[derive(Debug)]
 pub struct UnixListener {
-    io: PollEvented<mio::net::UnixListener>,
+    io: ListenerIo<mio::net::UnixListener>,
 }
 
 impl UnixListener {
@@ -44,7 +44,7 @@ impl UnixListener {
 
     fn new(sys: mio::net::UnixListener) -> io::Result<UnixListener> {
         Ok(UnixListener {
-            io: PollEvented::new_with_interest(sys, Interest::READABLE)?,
+            io: ListenerIo::new(sys)?,
         })
     }
 
@@ -62,53 +62,30 @@ impl UnixListener {
     /// Deregisters the listener and returns it as a standard listener,
     /// still in non-blocking mode.
     pub fn into_std(self) -> io::Result<std::os::unix::net::UnixListener> {
-        let fd = self.io.into_inner()?.into_raw_fd();
+        let fd = self.io.into_raw_fd()?;
         // SAFETY: `fd` was just released by the mio listener that owned it.
         Ok(unsafe { std::os::unix::net::UnixListener::from_raw_fd(fd) })
     }
 
     /// The local address.
     pub fn local_addr(&self) -> io::Result<SocketAddr> {
-        self.io.local_addr()
+        self.io.source().local_addr()
     }
 
     /// Takes the pending socket error, if any.
     pub fn take_error(&self) -> io::Result<Option<io::Error>> {
-        self.io.take_error()
+        self.io.source().take_error()
     }
 
     /// Accepts a connection.
     pub async fn accept(&self) -> io::Result<(UnixStream, SocketAddr)> {
-        let (sys, addr) = self
-            .io
-            .registration()
-            .async_io(Interest::READABLE, || self.io.accept())
-            .await?;
-        Ok((UnixStream::new(sys)?, addr))
+        self.io.accept().await
     }
 
     /// Polls for a connection.
     pub fn poll_accept(&self, cx: &mut Context<'_>) -> Poll<io::Result<(UnixStream, SocketAddr)>> {
-        self.io
-            .registration()
-            .poll_io(cx, Direction::Read, || self.io.accept())
-            .map(|res| {
-                let (sys, addr) = res?;
-                Ok((UnixStream::new(sys)?, addr))
-            })
+        self.io.poll_accept(cx)
     }
 }
 
-impl AsRawFd for UnixListener {
-    fn as_raw_fd(&self) -> RawFd {
-        self.io.as_raw_fd()
-    }
-}
-
-impl AsFd for UnixListener {
-    fn as_fd(&self) -> BorrowedFd<'_> {
-        // SAFETY: the fd is owned by `self.io` and stays open while `self`
-        // is borrowed.
-        unsafe { BorrowedFd::borrow_raw(self.as_raw_fd()) }
-    }
-}
+crate::net::fd::impl_as_fd!(UnixListener);

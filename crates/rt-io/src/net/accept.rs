@@ -1,0 +1,87 @@
+//! `ListenerIo<L>`: the reactor-driven accept loop that `TcpListener` and
+//! `UnixListener` share.
+
+use crate::reactor::{Direction, Interest, PollEvented};
+use std::io;
+use std::os::fd::{AsRawFd, IntoRawFd, RawFd};
+use std::task::{Context, Poll};
+
+/// A mio listener, and how an accepted connection becomes a registered
+/// stream of the matching rt type.
+pub(crate) trait AcceptSource: mio::event::Source + AsRawFd + IntoRawFd {
+    /// The rt stream type of an accepted connection.
+    type Stream;
+    /// The peer address type.
+    type Addr;
+
+    /// One non-blocking `accept`, registering the new connection with the
+    /// reactor.
+    fn accept_stream(&self) -> io::Result<(Self::Stream, Self::Addr)>;
+}
+
+impl AcceptSource for mio::net::TcpListener {
+    type Stream = super::TcpStream;
+    type Addr = std::net::SocketAddr;
+
+    fn accept_stream(&self) -> io::Result<(super::TcpStream, std::net::SocketAddr)> {
+        let (sys, addr) = self.accept()?;
+        Ok((super::TcpStream::new(sys)?, addr))
+    }
+}
+
+impl AcceptSource for mio::net::UnixListener {
+    type Stream = super::UnixStream;
+    type Addr = super::unix::SocketAddr;
+
+    fn accept_stream(&self) -> io::Result<(super::UnixStream, super::unix::SocketAddr)> {
+        let (sys, addr) = self.accept()?;
+        Ok((super::UnixStream::new(sys)?, addr))
+    }
+}
+
+/// A listening socket registered with the reactor for readability only.
+#[derive(Debug)]
+pub(crate) struct ListenerIo<L: AcceptSource> {
+    io: PollEvented<L>,
+}
+
+impl<L: AcceptSource> ListenerIo<L> {
+    #[track_caller]
+    pub(crate) fn new(sys: L) -> io::Result<Self> {
+        Ok(ListenerIo {
+            io: PollEvented::new_with_interest(sys, Interest::READABLE)?,
+        })
+    }
+
+    /// Waits for and accepts a connection. A failed accept (for example
+    /// `EMFILE`) is returned as is and leaves the listener usable.
+    pub(crate) async fn accept(&self) -> io::Result<(L::Stream, L::Addr)> {
+        self.io
+            .registration()
+            .async_io(Interest::READABLE, || self.io.accept_stream())
+            .await
+    }
+
+    pub(crate) fn poll_accept(
+        &self,
+        cx: &mut Context<'_>,
+    ) -> Poll<io::Result<(L::Stream, L::Addr)>> {
+        self.io
+            .registration()
+            .poll_io(cx, Direction::Read, || self.io.accept_stream())
+    }
+
+    /// The mio listener, for addresses and socket options.
+    pub(crate) fn source(&self) -> &L {
+        &self.io
+    }
+
+    /// Deregisters the listener and releases its descriptor.
+    pub(crate) fn into_raw_fd(self) -> io::Result<RawFd> {
+        Ok(self.io.into_inner()?.into_raw_fd())
+    }
+
+    pub(crate) fn as_raw_fd(&self) -> RawFd {
+        self.io.as_raw_fd()
+    }
+}
