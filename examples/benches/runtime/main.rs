@@ -2,6 +2,10 @@
 //! from inside and outside the runtime, wake-ups between tasks, yielding,
 //! the blocking pool, and the memory an idle task costs.
 //!
+//! The `io`, `fs` and `codec` workloads measure the layers above: sockets
+//! on loopback, file-system calls through the blocking pool, and `Framed`
+//! codecs over an in-memory stream.
+//!
 //! Every workload is written once, in `workloads/`, against a crate alias
 //! `tk`; `on_rt.rs` compiles those files with `tk` = rt and `on_tokio.rs`
 //! with `tk` = tokio, so both runtimes run literally the same code. Run it
@@ -53,6 +57,19 @@ const WORKLOADS: &[Workload] = &[
     workload!(wakeup::yield_many, Unit::Nanos, Flavor::ALL),
     workload!(blocking::spawn_blocking_batches, Unit::Nanos, Flavor::ALL),
     workload!(memory::idle_task_bytes, Unit::BytesPerTask, MEMORY_FLAVORS),
+    workload!(io::io_tcp_echo, Unit::Nanos, Flavor::ALL),
+    workload!(io::io_tcp_echo_many, Unit::Nanos, Flavor::ALL),
+    workload!(io::io_tcp_bulk, Unit::Nanos, Flavor::ALL),
+    workload!(io::io_tcp_accept_churn, Unit::Nanos, Flavor::ALL),
+    workload!(io::io_udp_ping_pong, Unit::Nanos, Flavor::ALL),
+    workload!(io::io_proxy_copy, Unit::Nanos, Flavor::ALL),
+    workload!(io::io_unix_ping_pong, Unit::Nanos, Flavor::ALL),
+    workload!(fs::fs_read_files, Unit::Nanos, Flavor::ALL),
+    workload!(fs::fs_write_files, Unit::Nanos, Flavor::ALL),
+    workload!(fs::fs_buffered_reads, Unit::Nanos, Flavor::ALL),
+    workload!(fs::fs_read_dir, Unit::Nanos, Flavor::ALL),
+    workload!(codec::codec_length_delimited, Unit::Nanos, Flavor::ALL),
+    workload!(codec::codec_lines, Unit::Nanos, Flavor::ALL),
 ];
 
 fn main() -> ExitCode {

@@ -6,9 +6,20 @@ use tokio as tk;
 pub mod blocking;
 #[path = "workloads/build.rs"]
 mod build;
+#[path = "workloads/codec.rs"]
+pub mod codec;
+#[path = "workloads/fs.rs"]
+pub mod fs;
+#[path = "workloads/io.rs"]
+pub mod io;
 #[path = "workloads/memory.rs"]
 pub mod memory;
 #[path = "workloads/spawn.rs"]
 pub mod spawn;
 #[path = "workloads/wakeup.rs"]
 pub mod wakeup;
+
+/// The codec types under one path for both sides.
+mod tk_codec {
+    pub use tokio_util::codec::*;
+}
