@@ -26,6 +26,7 @@ mod any_delimiter_codec;
 mod bytes_codec;
 mod decoder;
 mod encoder;
+mod find_byte;
 mod framed;
 mod framed_impl;
 mod framed_read;

@@ -1,6 +1,7 @@
 //! `LinesCodec`: UTF-8 lines ended by `\n` (a `\r` before it is dropped
 //! too), with an optional length limit.
 
+use crate::find_byte::find_byte;
 use crate::{Decoder, Encoder};
 use bytes::{Buf, BufMut, BytesMut};
 use std::{cmp, fmt, io, str};
@@ -90,10 +91,7 @@ impl Decoder for LinesCodec {
             // Bytes before `next_index` were searched already; the clamp
             // guards against a buffer shrunk by the caller in between.
             let start = self.next_index.min(read_to);
-            let newline = buf[start..read_to]
-                .iter()
-                .position(|b| *b == b'\n')
-                .map(|offset| offset + start);
+            let newline = find_byte(b'\n', &buf[start..read_to]).map(|offset| offset + start);
             match (self.is_discarding, newline) {
                 (true, Some(end)) => {
                     // The over-long line ends here; resume after it.
