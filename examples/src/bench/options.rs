@@ -49,7 +49,8 @@ pub enum Side {
 pub const USAGE: &str = "\
 usage: runtime [--smoke] [--filter NAME] [--samples N] [--out DIR] [--runtime rt|tokio]
   --smoke          run every workload once at a tiny size; no timings, no report
-  --filter NAME    only workloads whose name (or name/flavor) contains NAME
+  --filter NAME    only workloads whose name (or name/flavor) contains NAME;
+                   several NAMEs separated by commas select any of them
   --samples N      samples per runtime and case (default 40, 1..=10000)
   --out DIR        directory for report.md and ratios.svg (default target/bench)
   --runtime R      run only rt or only tokio (for profiling); no ratios";
@@ -135,11 +136,15 @@ impl Options {
         Ok(options)
     }
 
-    /// Whether the case `name` on `flavor` passes `--filter`.
+    /// Whether the case `name` on `flavor` passes `--filter` (any of its
+    /// comma-separated parts).
     pub fn selects(&self, name: &str, flavor: impl fmt::Display) -> bool {
         match &self.filter {
             None => true,
-            Some(filter) => format!("{name}/{flavor}").contains(filter.as_str()),
+            Some(filter) => {
+                let case = format!("{name}/{flavor}");
+                filter.split(',').any(|part| case.contains(part))
+            }
         }
     }
 }
