@@ -53,6 +53,31 @@ const WORKLOADS: &[Workload] = &[
     workload!(wakeup::yield_many, Unit::Nanos, Flavor::ALL),
     workload!(blocking::spawn_blocking_batches, Unit::Nanos, Flavor::ALL),
     workload!(memory::idle_task_bytes, Unit::BytesPerTask, MEMORY_FLAVORS),
+    workload!(sync::mpsc_bounded_1_producer, Unit::Nanos, Flavor::ALL),
+    workload!(sync::mpsc_bounded_8_producers, Unit::Nanos, Flavor::ALL),
+    workload!(sync::mpsc_unbounded_8_producers, Unit::Nanos, Flavor::ALL),
+    // Builds no runtime (two OS threads): one case, under the first flavor.
+    workload!(
+        sync::mpsc_blocking_threads,
+        Unit::Nanos,
+        &[Flavor::CurrentThread]
+    ),
+    workload!(sync::oneshot_create_send_recv, Unit::Nanos, Flavor::ALL),
+    workload!(sync::semaphore_contended, Unit::Nanos, Flavor::ALL),
+    workload!(sync::mutex_contended, Unit::Nanos, Flavor::ALL),
+    workload!(sync::notify_ping_pong, Unit::Nanos, Flavor::ALL),
+    workload!(sync::watch_16_receivers, Unit::Nanos, Flavor::ALL),
+    workload!(sync::broadcast_16_receivers, Unit::Nanos, Flavor::ALL),
+    workload!(time::timeout_ready_8_tasks, Unit::Nanos, Flavor::MULTI),
+    workload!(time::timeout_pending_8_tasks, Unit::Nanos, Flavor::MULTI),
+    workload!(time::sleep_reset_churn, Unit::Nanos, Flavor::ALL),
+    workload!(time::sleep_10k_concurrent, Unit::Nanos, Flavor::ALL),
+    workload!(time::interval_ticks, Unit::Nanos, Flavor::ALL),
+    workload!(
+        time::pending_sleep_bytes,
+        Unit::BytesPerTask,
+        MEMORY_FLAVORS
+    ),
 ];
 
 fn main() -> ExitCode {

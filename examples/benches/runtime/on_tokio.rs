@@ -10,5 +10,9 @@ mod build;
 pub mod memory;
 #[path = "workloads/spawn.rs"]
 pub mod spawn;
+#[path = "workloads/sync.rs"]
+pub mod sync;
+#[path = "workloads/time.rs"]
+pub mod time;
 #[path = "workloads/wakeup.rs"]
 pub mod wakeup;
