@@ -70,6 +70,31 @@ const WORKLOADS: &[Workload] = &[
     workload!(fs::fs_read_dir, Unit::Nanos, Flavor::ALL),
     workload!(codec::codec_length_delimited, Unit::Nanos, Flavor::ALL),
     workload!(codec::codec_lines, Unit::Nanos, Flavor::ALL),
+    workload!(sync::mpsc_bounded_1_producer, Unit::Nanos, Flavor::ALL),
+    workload!(sync::mpsc_bounded_8_producers, Unit::Nanos, Flavor::ALL),
+    workload!(sync::mpsc_unbounded_8_producers, Unit::Nanos, Flavor::ALL),
+    // Builds no runtime (two OS threads): one case, under the first flavor.
+    workload!(
+        sync::mpsc_blocking_threads,
+        Unit::Nanos,
+        &[Flavor::CurrentThread]
+    ),
+    workload!(sync::oneshot_create_send_recv, Unit::Nanos, Flavor::ALL),
+    workload!(sync::semaphore_contended, Unit::Nanos, Flavor::ALL),
+    workload!(sync::mutex_contended, Unit::Nanos, Flavor::ALL),
+    workload!(sync::notify_ping_pong, Unit::Nanos, Flavor::ALL),
+    workload!(sync::watch_16_receivers, Unit::Nanos, Flavor::ALL),
+    workload!(sync::broadcast_16_receivers, Unit::Nanos, Flavor::ALL),
+    workload!(time::timeout_ready_8_tasks, Unit::Nanos, Flavor::MULTI),
+    workload!(time::timeout_pending_8_tasks, Unit::Nanos, Flavor::MULTI),
+    workload!(time::sleep_reset_churn, Unit::Nanos, Flavor::ALL),
+    workload!(time::sleep_10k_concurrent, Unit::Nanos, Flavor::ALL),
+    workload!(time::interval_ticks, Unit::Nanos, Flavor::ALL),
+    workload!(
+        time::pending_sleep_bytes,
+        Unit::BytesPerTask,
+        MEMORY_FLAVORS
+    ),
 ];
 
 fn main() -> ExitCode {

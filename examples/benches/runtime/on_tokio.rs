@@ -16,6 +16,10 @@ pub mod io;
 pub mod memory;
 #[path = "workloads/spawn.rs"]
 pub mod spawn;
+#[path = "workloads/sync.rs"]
+pub mod sync;
+#[path = "workloads/time.rs"]
+pub mod time;
 #[path = "workloads/wakeup.rs"]
 pub mod wakeup;
 
