@@ -95,6 +95,18 @@ const WORKLOADS: &[Workload] = &[
         Unit::BytesPerTask,
         MEMORY_FLAVORS
     ),
+    workload!(sync::mpsc_5x1k_capacity_100, Unit::Nanos, Flavor::ALL),
+    workload!(sync::mpsc_5x1k_capacity_1m, Unit::Nanos, Flavor::ALL),
+    workload!(sync::mpsc_uncontended, Unit::Nanos, Flavor::ALL),
+    workload!(sync::oneshot_request_reply, Unit::Nanos, Flavor::ALL),
+    workload!(sync::semaphore_uncontended, Unit::Nanos, Flavor::ALL),
+    workload!(sync::rwlock_contended, Unit::Nanos, Flavor::ALL),
+    workload!(time::timers_1m_firing, Unit::Nanos, Flavor::ALL),
+    workload!(
+        time::sleeping_task_bytes,
+        Unit::BytesPerTask,
+        MEMORY_FLAVORS
+    ),
 ];
 
 fn main() -> ExitCode {

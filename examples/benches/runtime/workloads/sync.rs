@@ -298,3 +298,134 @@ pub fn broadcast_16_receivers(size: &Size) -> f64 {
         })
     })
 }
+
+/// Five producer tasks each send 1k messages through a channel of 100 to
+/// one consumer: the tokio benchmark's contended shape with a small buffer.
+pub fn mpsc_5x1k_capacity_100(size: &Size) -> f64 {
+    fan_in_with_capacity(size, 100)
+}
+
+/// As `mpsc_5x1k_capacity_100`, with a buffer that never fills (1M).
+pub fn mpsc_5x1k_capacity_1m(size: &Size) -> f64 {
+    fan_in_with_capacity(size, 1_000_000)
+}
+
+fn fan_in_with_capacity(size: &Size, capacity: usize) -> f64 {
+    let messages = size.count(1_000);
+    let rt = runtime(size.flavor);
+    timed(|| {
+        rt.block_on(async move {
+            let (tx, mut rx) = tk::sync::mpsc::channel::<usize>(capacity);
+            for _ in 0..5 {
+                let tx = tx.clone();
+                tk::spawn(async move {
+                    for i in 0..messages {
+                        tx.send(i).await.expect("the consumer is alive");
+                    }
+                });
+            }
+            drop(tx);
+            let mut received = 0;
+            while rx.recv().await.is_some() {
+                received += 1;
+            }
+            assert_eq!(received, 5 * messages);
+        })
+    })
+}
+
+/// One task sends 10k messages into a channel and receives each back at
+/// once: the channel's cost with nobody waiting.
+pub fn mpsc_uncontended(size: &Size) -> f64 {
+    let messages = size.count(10_000);
+    let rt = runtime(size.flavor);
+    timed(|| {
+        rt.block_on(async move {
+            let (tx, mut rx) = tk::sync::mpsc::channel::<usize>(CAPACITY);
+            let mut sum = 0;
+            for i in 0..messages {
+                tx.send(i).await.expect("the receiver is alive");
+                sum += rx.recv().await.expect("a message is queued");
+            }
+            std::hint::black_box(sum);
+        })
+    })
+}
+
+/// A server task answers 10k requests, each carrying a oneshot for the
+/// reply: the request/response pattern of actor-style code.
+pub fn oneshot_request_reply(size: &Size) -> f64 {
+    let requests = size.count(10_000);
+    let rt = runtime(size.flavor);
+    timed(|| {
+        rt.block_on(async move {
+            let (tx, mut rx) =
+                tk::sync::mpsc::channel::<(usize, tk::sync::oneshot::Sender<usize>)>(CAPACITY);
+            let server = tk::spawn(async move {
+                while let Some((n, reply)) = rx.recv().await {
+                    let _ = reply.send(n + 1);
+                }
+            });
+            let mut sum = 0;
+            for i in 0..requests {
+                let (reply_tx, reply_rx) = tk::sync::oneshot::channel();
+                tx.send((i, reply_tx)).await.expect("the server is alive");
+                sum += reply_rx.await.expect("the server replies");
+            }
+            drop(tx);
+            server.await.expect("server completes");
+            std::hint::black_box(sum);
+        })
+    })
+}
+
+/// One task acquires and releases a permit 100k times with nobody else
+/// around.
+pub fn semaphore_uncontended(size: &Size) -> f64 {
+    let rounds = size.count(100_000);
+    let rt = runtime(size.flavor);
+    timed(|| {
+        rt.block_on(async move {
+            let semaphore = tk::sync::Semaphore::new(PERMITS);
+            for _ in 0..rounds {
+                drop(semaphore.acquire().await.expect("never closed"));
+            }
+        })
+    })
+}
+
+/// 12 reader and 4 writer tasks each take the lock 1k times, holding it
+/// across a `yield_now`, so readers share while writers queue.
+pub fn rwlock_contended(size: &Size) -> f64 {
+    let rounds = size.count(1_000);
+    let rt = runtime(size.flavor);
+    timed(|| {
+        rt.block_on(async move {
+            let value = Arc::new(tk::sync::RwLock::new(0usize));
+            let tasks: Vec<_> = (0..CONTENDERS)
+                .map(|i| {
+                    let value = value.clone();
+                    tk::spawn(async move {
+                        for _ in 0..rounds {
+                            if i % 4 == 0 {
+                                let mut guard = value.write().await;
+                                *guard += 1;
+                                tk::task::yield_now().await;
+                                drop(guard);
+                            } else {
+                                let guard = value.read().await;
+                                std::hint::black_box(*guard);
+                                tk::task::yield_now().await;
+                                drop(guard);
+                            }
+                        }
+                    })
+                })
+                .collect();
+            for task in tasks {
+                task.await.expect("contending task completes");
+            }
+            assert_eq!(*value.read().await, CONTENDERS / 4 * rounds);
+        })
+    })
+}

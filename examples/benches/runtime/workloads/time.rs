@@ -215,3 +215,62 @@ async fn hold_sleeps(count: usize, measure: bool) -> isize {
     drop(sleeps);
     bytes
 }
+
+/// 1M sleeps (10k in a smoke run) on 1k tasks, all due within 10 ms, fire
+/// and are joined: bulk expiry and wake-up.
+pub fn timers_1m_firing(size: &Size) -> f64 {
+    let tasks = 1_000;
+    let per_task = if size.smoke { 10 } else { 1_000 };
+    let rt = runtime(size.flavor);
+    timed(|| {
+        rt.block_on(async move {
+            let start = tk::time::Instant::now();
+            let handles: Vec<_> = (0..tasks)
+                .map(|t| {
+                    tk::spawn(async move {
+                        for i in 0..per_task {
+                            let at =
+                                start + Duration::from_micros(((t * per_task + i) % 10_000) as u64);
+                            tk::time::sleep_until(at).await;
+                        }
+                    })
+                })
+                .collect();
+            for handle in handles {
+                handle.await.expect("sleeping task completes");
+            }
+        })
+    })
+}
+
+/// Heap bytes per task that sleeps: 100k tasks (1k in a smoke run) spawned
+/// and each parked in a far `sleep`, counted while they all wait (task cell
+/// plus timer entry), then the runtime is dropped.
+pub fn sleeping_task_bytes(size: &Size) -> f64 {
+    let tasks = if size.smoke { 1_000 } else { 100_000 };
+    let rt = runtime(size.flavor);
+    let bytes = rt.block_on(async move {
+        let (ready_tx, mut ready_rx) = tk::sync::mpsc::channel::<()>(tasks);
+        let counter = Counter::start();
+        for _ in 0..tasks {
+            let ready_tx = ready_tx.clone();
+            tk::spawn(async move {
+                let sleep = tk::time::sleep(FAR);
+                tk::pin!(sleep);
+                // Registered with the timer before reporting ready.
+                poll_fn(|cx| {
+                    let _ = sleep.as_mut().poll(cx);
+                    Poll::Ready(())
+                })
+                .await;
+                drop(ready_tx);
+                sleep.await;
+            });
+        }
+        drop(ready_tx);
+        while ready_rx.recv().await.is_some() {}
+        counter.net_bytes()
+    });
+    drop(rt);
+    bytes as f64 / tasks as f64
+}
