@@ -447,3 +447,36 @@ fn shared_file_methods_run_from_several_tasks() {
         }
     });
 }
+
+#[test]
+fn reads_served_from_memory_still_yield_to_other_tasks() {
+    let dir = Scratch::new("file-budget");
+    let path = dir.join("data");
+    std::fs::write(&path, pattern(64 * 1024)).unwrap();
+    run(async move {
+        let mut file = File::open(&path).await.unwrap();
+        let mut byte = [0u8; 1];
+        // The first read fetches the whole file ahead through the pool;
+        // every later one is served from memory and is always ready.
+        file.read_exact(&mut byte).await.unwrap();
+        let other_ran = std::sync::Arc::new(std::sync::atomic::AtomicBool::new(false));
+        let flag = other_ran.clone();
+        // Queued behind the reader on this single thread: it runs only if
+        // the reader yields.
+        let other = rt_core::spawn(async move {
+            flag.store(true, std::sync::atomic::Ordering::SeqCst);
+        });
+        let mut yielded_at = None;
+        for i in 0..60_000 {
+            file.read_exact(&mut byte).await.unwrap();
+            if yielded_at.is_none() && other_ran.load(std::sync::atomic::Ordering::SeqCst) {
+                yielded_at = Some(i);
+            }
+        }
+        other.await.unwrap();
+        // 128 budget units at 16 reads each, give or take the units spent
+        // before the loop.
+        let at = yielded_at.expect("60k ready reads never yielded");
+        assert!(at <= 2 * 128 * 16, "yielded only after {at} ready reads");
+    });
+}

@@ -20,6 +20,7 @@ mod report;
 mod runner;
 mod stats;
 mod svg;
+pub mod versus;
 mod workload;
 
 pub use options::{Options, OptionsError, Side};

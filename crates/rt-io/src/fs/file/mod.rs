@@ -283,11 +283,20 @@ impl AsyncRead for File {
         cx: &mut Context<'_>,
         buf: &mut ReadBuf<'_>,
     ) -> Poll<io::Result<()>> {
-        // Reads served from memory are always ready, so they spend budget.
-        let mut coop = ready!(rt_core::task::coop::poll_proceed(cx));
         let (std, state) = self.get_mut().parts();
+        // Reads served from memory are always ready, so they spend budget,
+        // one unit per `READS_PER_BUDGET_UNIT` reads: a byte-sized read
+        // loop still yields regularly, without a scheduler round trip every
+        // 128 tiny reads.
+        let mut coop = if state.charge_read() {
+            Some(ready!(rt_core::task::coop::poll_proceed(cx)))
+        } else {
+            None
+        };
         let out = ready!(state.poll_read(cx, std, buf));
-        coop.made_progress();
+        if let Some(coop) = &mut coop {
+            coop.made_progress();
+        }
         Poll::Ready(out)
     }
 }

@@ -15,8 +15,13 @@ use std::sync::Arc;
 use std::task::{ready, Context, Poll};
 
 /// The smallest read sent to the pool: a small read fetches this much and
-/// later small reads are served from memory.
+/// later small reads are served from memory. Each read-ahead consumed to
+/// the end by sequential reads doubles the next one (up to
+/// `max_buf_size`), so a long sequential scan costs a handful of pool hops
+/// rather than one per 64 KiB.
 const READ_AHEAD: usize = 64 * 1024;
+/// Reads per unit of coop budget (see `File::poll_read`).
+const READS_PER_BUDGET_UNIT: u8 = 16;
 /// Buffered writes are sent to the pool once this many bytes are waiting.
 const WRITE_BATCH: usize = 64 * 1024;
 /// The default largest single read or write handed to the pool.
@@ -45,6 +50,10 @@ pub(super) struct State {
     position: Option<u64>,
     /// The last read job hit end of file and nobody has reported it yet.
     at_eof: bool,
+    /// The size of the next read-ahead (see `READ_AHEAD`).
+    read_ahead: usize,
+    /// Reads since the last one charged to the coop budget.
+    uncharged_reads: u8,
     pub(super) max_buf_size: usize,
 }
 
@@ -59,6 +68,8 @@ impl State {
             error: None,
             position: None,
             at_eof: false,
+            read_ahead: READ_AHEAD,
+            uncharged_reads: 0,
             max_buf_size: DEFAULT_MAX_BUF_SIZE,
         }
     }
@@ -140,6 +151,18 @@ impl State {
         self.mode == Mode::Writing && !self.buf.is_empty()
     }
 
+    /// Whether this read spends a unit of the coop budget: one in
+    /// `READS_PER_BUDGET_UNIT`.
+    pub(super) fn charge_read(&mut self) -> bool {
+        self.uncharged_reads += 1;
+        if self.uncharged_reads >= READS_PER_BUDGET_UNIT {
+            self.uncharged_reads = 0;
+            true
+        } else {
+            false
+        }
+    }
+
     pub(super) fn poll_read(
         &mut self,
         cx: &mut Context<'_>,
@@ -164,7 +187,14 @@ impl State {
             if std::mem::take(&mut self.at_eof) {
                 return Poll::Ready(Ok(()));
             }
-            let len = dst.remaining().max(READ_AHEAD).min(self.max_buf_size);
+            // Still in `Reading` mode here means the last read-ahead was
+            // used up by reads in sequence: fetch more next time.
+            self.read_ahead = if self.mode == Mode::Reading {
+                self.read_ahead.saturating_mul(2).min(self.max_buf_size)
+            } else {
+                READ_AHEAD
+            };
+            let len = dst.remaining().max(self.read_ahead).min(self.max_buf_size);
             // Buffered writes go out in the same hop, before the read.
             self.start(file, Action::Read(len));
         }
