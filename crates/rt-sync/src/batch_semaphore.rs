@@ -2,8 +2,8 @@
 //!
 //! # Protocol
 //!
-//! * `permits` holds `available << 1 | CLOSED`. Taking permits that are there
-//!   is a compare-and-swap on it, with no lock.
+//! * `permits` holds `available << 2 | WAITING | CLOSED`. Taking permits that
+//!   are there is a compare-and-swap on it, with no lock.
 //! * `waiters` is a lock around a FIFO queue of [`Waiter`] nodes that live
 //!   inside [`Acquire`] futures (an intrusive list, so waiting never
 //!   allocates). New waiters go to the back; permits are handed out from the
@@ -15,6 +15,13 @@
 //!   atomic. A waiter about to queue takes, under the lock, everything the
 //!   atomic still holds. So a newcomer can never overtake a queued waiter,
 //!   which is what makes the semaphore fair.
+//! * `WAITING` is set whenever the queue is not empty. A waiter about to
+//!   queue sets it in the same compare-and-swap that takes the last free
+//!   permits; whoever empties the queue clears it, under the lock. A release
+//!   that finds it clear adds its permits to the atomic by compare-and-swap
+//!   without taking the lock: nobody is queued, and anyone about to queue
+//!   either sees those permits in its own compare-and-swap or has set the
+//!   bit first, which makes the release fail its swap and take the lock.
 //! * A queued waiter's `remaining` count and waker are only touched under the
 //!   lock. A waiter whose `remaining` reached zero has been unlinked by the
 //!   releaser and owns its permits.
@@ -44,7 +51,9 @@ use std::task::{ready, Context, Poll, Waker};
 /// The most permits a semaphore can hold: three bits are kept free for flags.
 pub(crate) const MAX_PERMITS: usize = usize::MAX >> 3;
 const CLOSED: usize = 1;
-const PERMIT_SHIFT: usize = 1;
+/// Set while waiters are queued (see the protocol above).
+const WAITING: usize = 2;
+const PERMIT_SHIFT: usize = 2;
 
 /// A counting semaphore with a fair FIFO queue of waiters.
 pub(crate) struct Semaphore {
@@ -218,6 +227,32 @@ impl Semaphore {
         }
     }
 
+    /// Under the lock, for a waiter about to queue: takes up to `n` free
+    /// permits and, if that is not all of `n`, sets `WAITING` in the same
+    /// step, so no lock-free release can slip permits past the queue.
+    fn take_all_or_flag_waiting(&self, n: usize) -> Result<usize, Closed> {
+        let mut current = self.permits.load(Ordering::Acquire);
+        loop {
+            if current & CLOSED == CLOSED {
+                return Err(Closed);
+            }
+            let taken = n.min(current >> PERMIT_SHIFT);
+            let mut next = current - (taken << PERMIT_SHIFT);
+            if taken < n {
+                next |= WAITING;
+            }
+            match self.permits.compare_exchange_weak(
+                current,
+                next,
+                Ordering::AcqRel,
+                Ordering::Acquire,
+            ) {
+                Ok(_) => return Ok(taken),
+                Err(actual) => current = actual,
+            }
+        }
+    }
+
     /// Gives `n` permits to the queued waiters, oldest first, and keeps what
     /// is left.
     ///
@@ -230,7 +265,31 @@ impl Semaphore {
             n <= MAX_PERMITS,
             "number of added permits ({n}) would overflow MAX_PERMITS ({MAX_PERMITS})"
         );
+        // Fast path: nobody queued, so the permits go straight back.
+        let added = n << PERMIT_SHIFT;
+        let mut current = self.permits.load(Ordering::Acquire);
+        while current & WAITING == 0 && (current >> PERMIT_SHIFT) <= MAX_PERMITS - n {
+            match self.permits.compare_exchange_weak(
+                current,
+                current + added,
+                Ordering::AcqRel,
+                Ordering::Acquire,
+            ) {
+                Ok(_) => return,
+                Err(actual) => current = actual,
+            }
+        }
+        // Waiters are queued (or the total would overflow, which the slow
+        // path reports).
         self.release_locked(n, lock(&self.waiters));
+    }
+
+    /// Clears `WAITING` once the queue is empty; called under the lock by
+    /// whoever changed the queue.
+    fn clear_waiting_if_idle(&self, waitlist: &Waitlist) {
+        if waitlist.queue.is_empty() && self.permits.load(Ordering::Acquire) & WAITING != 0 {
+            self.permits.fetch_and(!WAITING, Ordering::AcqRel);
+        }
     }
 
     fn release_locked(&self, mut n: usize, guard: MutexGuard<'_, Waitlist>) {
@@ -269,6 +328,7 @@ impl Semaphore {
                 }
             }
             // Permits go back to the atomic only once nobody waits for them.
+            self.clear_waiting_if_idle(&waitlist);
             if n > 0 && waitlist.queue.is_empty() {
                 let previous = self.permits.fetch_add(n << PERMIT_SHIFT, Ordering::Release);
                 let total = (previous >> PERMIT_SHIFT).saturating_add(n);
@@ -309,6 +369,7 @@ impl Semaphore {
                     wakers.push(waker);
                 }
             }
+            self.clear_waiting_if_idle(&waitlist);
             let done = waitlist.queue.is_empty();
             drop(waitlist);
             wakers.wake_all();
@@ -352,7 +413,7 @@ impl Semaphore {
         // Slow path: under the lock, take what is there and queue for the
         // rest. Releases cannot run meanwhile, so none can be missed.
         let mut waitlist = lock(&self.waiters);
-        let taken = match self.take_up_to(num_permits, true) {
+        let taken = match self.take_all_or_flag_waiting(num_permits) {
             Ok(taken) => taken,
             Err(Closed) => return Poll::Ready(Err(Closed)),
         };
@@ -457,6 +518,8 @@ impl Drop for Acquire<'_> {
         let assigned = self.num_permits - remaining;
         if assigned > 0 {
             self.semaphore.release_locked(assigned, waitlist);
+        } else {
+            self.semaphore.clear_waiting_if_idle(&waitlist);
         }
     }
 }

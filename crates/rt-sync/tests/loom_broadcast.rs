@@ -6,7 +6,10 @@ mod support;
 
 use loom::future::block_on;
 use loom::thread;
-use rt_sync::broadcast::{self, error::RecvError};
+use rt_sync::broadcast::{
+    self,
+    error::{RecvError, TryRecvError},
+};
 
 #[test]
 fn two_receivers_get_the_value_then_close() {
@@ -55,5 +58,39 @@ fn receiver_drop_races_with_send() {
         let t = thread::spawn(move || drop(rx));
         let _ = tx.send(loom::sync::Arc::new(0));
         t.join().unwrap();
+    });
+}
+
+/// The lock-free read of a slot races a send that overwrites that slot:
+/// each receiver either gets the old value or is told it lagged by one,
+/// then gets the new value; the last reader of a value moves it out.
+#[test]
+fn slot_read_races_overwriting_send() {
+    loom::model(|| {
+        let (tx, mut a) = broadcast::channel(1);
+        let mut b = tx.subscribe();
+        tx.send(loom::sync::Arc::new(1)).unwrap();
+        let reader = thread::spawn(move || {
+            let first = b.try_recv().map(|v| *v);
+            assert!(matches!(first, Ok(1) | Err(TryRecvError::Lagged(1))));
+            b
+        });
+        let sender = thread::spawn(move || {
+            tx.send(loom::sync::Arc::new(2)).unwrap();
+            tx
+        });
+        let first = a.try_recv().map(|v| *v);
+        assert!(matches!(first, Ok(1) | Err(TryRecvError::Lagged(1))));
+        let mut b = reader.join().unwrap();
+        let tx = sender.join().unwrap();
+        assert_eq!(a.try_recv().map(|v| *v), Ok(2));
+        let last = b.try_recv().unwrap();
+        assert_eq!(*last, 2);
+        assert_eq!(
+            loom::sync::Arc::strong_count(&last),
+            1,
+            "the last reader moves the value out"
+        );
+        assert_eq!(tx.len(), 0);
     });
 }

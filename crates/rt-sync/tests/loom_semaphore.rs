@@ -98,3 +98,28 @@ fn release_races_with_close() {
         assert_eq!(semaphore.available_permits(), 1);
     });
 }
+
+/// A release that finds no waiter adds its permits without the lock; it
+/// races a waiter that takes the one free permit and queues for another.
+/// Either the waiter sees the released permit in its own step, or the
+/// release sees the waiter's flag and hands the permit over the queue.
+#[test]
+fn lock_free_release_races_a_waiter_that_queues() {
+    loom::model(|| {
+        let semaphore = Arc::new(Semaphore::new(2));
+        let held = semaphore.try_acquire().unwrap();
+        let other = semaphore.clone();
+        let t = thread::spawn(move || {
+            let permits = block_on(other.acquire_many(2)).unwrap();
+            drop(permits);
+        });
+        drop(held);
+        t.join().unwrap();
+        assert_eq!(semaphore.available_permits(), 2);
+        // The flag was cleared with the queue: a later release and acquire
+        // still work without waiting.
+        let again = semaphore.try_acquire_many(2).unwrap();
+        drop(again);
+        assert_eq!(semaphore.available_permits(), 2);
+    });
+}

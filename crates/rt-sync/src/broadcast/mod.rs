@@ -21,13 +21,25 @@
 //!
 //! # Protocol
 //!
-//! The tail (next position, receiver count, closed flag) is under one lock
-//! and each slot under its own; the lock order is always tail, then slot.
+//! The tail (next position, receiver count) is under one lock and each
+//! slot under its own; the lock order is always tail, then slot. The closed
+//! flag is an atomic, set under the tail lock.
 //! A sender writes the slot and advances the tail under the tail lock,
-//! then wakes waiting receivers through a [`Notify`]. A
-//! receiver reads the tail, then the slot for its position; if the slot
-//! was overwritten meanwhile it reports the lag. Receivers register with
-//! the `Notify` before their final check, so no value is missed.
+//! then wakes waiting receivers through a [`Notify`].
+//!
+//! A receiver first looks only at the slot for its position: if the slot
+//! holds that position, the value is there and the receiver was counted
+//! in the slot's `remaining` when it was sent, so it reads it without the
+//! channel-wide tail lock. Receivers on different workers then only meet
+//! on the slot they read. Only when the slot does not hold the position
+//! (nothing sent there yet, or overwritten) does the receiver read the
+//! tail, to tell empty, closed and lagging apart; if the slot was
+//! overwritten between the two, it reports the lag. Receivers register
+//! with the `Notify` before their final check, so no value is missed.
+//!
+//! The slots stay mutexes rather than reader-writer locks on purpose:
+//! cloning a value from several threads at once would need `T: Sync`,
+//! and a receiver is `Send` for any `T: Send`.
 
 pub mod error;
 mod receiver;
@@ -37,7 +49,7 @@ pub use receiver::Receiver;
 use crate::locked::lock;
 use crate::notify::Notify;
 use error::SendError;
-use rt_core::loom::sync::atomic::{AtomicUsize, Ordering::SeqCst};
+use rt_core::loom::sync::atomic::{AtomicBool, AtomicUsize, Ordering::SeqCst};
 use rt_core::loom::sync::Mutex;
 use std::fmt;
 use std::pin::pin;
@@ -60,6 +72,8 @@ pub(crate) struct Shared<T> {
     mask: usize,
     tail: Mutex<Tail>,
     senders: AtomicUsize,
+    /// Every sender is gone; stored under the tail lock.
+    closed: AtomicBool,
     notify_rx: Notify,
     notify_last_rx: Notify,
 }
@@ -68,7 +82,6 @@ pub(crate) struct Tail {
     /// Position the next value will get.
     pub(crate) pos: u64,
     pub(crate) receivers: usize,
-    pub(crate) closed: bool,
 }
 
 pub(crate) struct Slot<T> {
@@ -90,6 +103,11 @@ impl<T> Shared<T> {
 
     pub(crate) fn tail(&self) -> &Mutex<Tail> {
         &self.tail
+    }
+
+    /// Whether every sender is gone.
+    pub(crate) fn is_closed(&self) -> bool {
+        self.closed.load(SeqCst)
     }
 
     pub(crate) fn notify_rx(&self) -> &Notify {
@@ -155,9 +173,9 @@ impl<T> Sender<T> {
                 tail: Mutex::new(Tail {
                     pos: 0,
                     receivers: 0,
-                    closed: false,
                 }),
                 senders: AtomicUsize::new(1),
+                closed: AtomicBool::new(false),
                 notify_rx: Notify::new(),
                 notify_last_rx: Notify::new(),
             }),
@@ -256,7 +274,9 @@ impl<T> Clone for Sender<T> {
 impl<T> Drop for Sender<T> {
     fn drop(&mut self) {
         if self.shared.senders.fetch_sub(1, SeqCst) == 1 {
-            lock(&self.shared.tail).closed = true;
+            let tail = lock(&self.shared.tail);
+            self.shared.closed.store(true, SeqCst);
+            drop(tail);
             self.shared.notify_rx.notify_waiters();
         }
     }

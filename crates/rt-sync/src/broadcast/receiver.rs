@@ -24,6 +24,16 @@ enum Read<T> {
     Lagged(u64),
 }
 
+/// What the slot for one position holds, as seen by its receiver.
+enum SlotRead<T> {
+    /// The value (`None` when the caller asked for no clone).
+    Value(Option<T>),
+    /// Nothing sent at that position yet.
+    NotSent,
+    /// A newer value replaced it.
+    Overwritten,
+}
+
 impl<T> Receiver<T> {
     pub(super) fn new(shared: Arc<Shared<T>>, next: u64) -> Receiver<T> {
         Receiver { shared, next }
@@ -33,9 +43,17 @@ impl<T> Receiver<T> {
     /// last one to need it, clones it otherwise (or, without `clone`, only
     /// gives up its claim and yields `None`).
     fn read(&mut self, clone: Option<fn(&T) -> T>) -> Read<Option<T>> {
+        // Fast path: the slot alone tells, no channel-wide lock needed.
+        match self.read_slot(clone) {
+            SlotRead::Value(value) => return Read::Value(value),
+            // Nothing sent at our position when we looked, and not closed
+            // at a later moment, so not closed then either.
+            SlotRead::NotSent if !self.shared.is_closed() => return Read::Empty,
+            SlotRead::NotSent | SlotRead::Overwritten => {}
+        }
         let (tail_pos, closed) = {
             let tail = lock(self.shared.tail());
-            (tail.pos, tail.closed)
+            (tail.pos, self.shared.is_closed())
         };
         if self.next >= tail_pos {
             return if closed { Read::Closed } else { Read::Empty };
@@ -47,16 +65,33 @@ impl<T> Receiver<T> {
             self.next = oldest;
             return Read::Lagged(missed);
         }
-        let mut slot = lock(self.shared.slot(self.next));
-        if slot.pos != self.next || slot.value.is_none() {
-            // Overwritten since we read the tail: we lag behind a newer one.
-            drop(slot);
-            let tail_pos = lock(self.shared.tail()).pos;
-            let oldest = tail_pos.saturating_sub(capacity);
-            let missed = oldest.saturating_sub(self.next).max(1);
-            self.next += missed;
-            return Read::Lagged(missed);
+        // The value at `self.next` was sent before we read the tail; the
+        // slot holds it or, if overwritten meanwhile, a newer one.
+        if let SlotRead::Value(value) = self.read_slot(clone) {
+            return Read::Value(value);
         }
+        // Overwritten since we read the tail: we lag behind a newer one.
+        let tail_pos = lock(self.shared.tail()).pos;
+        let oldest = tail_pos.saturating_sub(capacity);
+        let missed = oldest.saturating_sub(self.next).max(1);
+        self.next += missed;
+        Read::Lagged(missed)
+    }
+
+    /// Reads position `self.next` from its slot alone.
+    fn read_slot(&mut self, clone: Option<fn(&T) -> T>) -> SlotRead<T> {
+        let mut slot = lock(self.shared.slot(self.next));
+        if slot.pos > self.next {
+            return SlotRead::Overwritten;
+        }
+        // An older position, or ours before the first send ever reached
+        // this slot (a receiver counted for a position always reads it
+        // before its value is dropped).
+        if slot.pos < self.next || slot.value.is_none() {
+            return SlotRead::NotSent;
+        }
+        // The slot holds our position, so this receiver was subscribed
+        // when it was sent and is counted in `remaining`.
         slot.remaining -= 1;
         let value = if slot.remaining == 0 {
             slot.value.take()
@@ -65,7 +100,7 @@ impl<T> Receiver<T> {
         };
         drop(slot);
         self.next += 1;
-        Read::Value(value)
+        SlotRead::Value(value)
     }
 
     /// Values sent since this receiver last read (may exceed the capacity
@@ -82,7 +117,7 @@ impl<T> Receiver<T> {
 
     /// Whether every sender is gone (buffered values may remain).
     pub fn is_closed(&self) -> bool {
-        lock(self.shared.tail()).closed
+        self.shared.is_closed()
     }
 
     /// Whether both receivers belong to the same channel.
