@@ -265,7 +265,19 @@ impl Wake for Handle {
 
     fn wake_by_ref(self: &Arc<Self>) {
         self.woken.store(true, Ordering::Release);
-        self.unpark();
+        // Woken from the thread that holds the core (a task it runs, or a
+        // waker the driver fires as its park returns): that thread checks
+        // `woken` before it blocks again, so the syscall of an unpark is
+        // wasted there (it was one per request/reply round trip).
+        let on_driving_thread = context::with_scheduler(|cx| match cx {
+            Some(super::Context::CurrentThread(cx)) => {
+                Arc::ptr_eq(&cx.handle, self) && cx.core.borrow().is_some()
+            }
+            _ => false,
+        });
+        if !on_driving_thread {
+            self.unpark();
+        }
     }
 }
 
