@@ -18,21 +18,24 @@
 //!   deadline is before the promised one. On `RUNNING` it does nothing,
 //!   because the driver will scan again before it next parks.
 //!
-//! The scan reads each shard's published tick (below) with a read-modify-
-//! write that changes nothing, and registrations publish with a swap, so
-//! the two are ordered: an insert the scan missed published after the scan
-//! read that shard, hence read-from the scan's RMW and sees the `SCANNING`
-//! store (or a later value) when it reads `next_wake`; no wake-up is lost.
-//! A plain load in the scan would leave this a store-buffering race.
+//! Each shard publishes in an atomic a tick at or before every deadline it
+//! holds (`EMPTY` when it has none), written only under its lock: an insert
+//! lowers it to its deadline when that is earlier, a cancel leaves it (at
+//! worst one early wake-up), and the driver's firing pass sets it to the
+//! wheel's exact next expiration. A driver turn reads these without
+//! locking: the scan takes their minimum, and `process` locks only the
+//! shards whose tick is due, so a turn with no timer due takes no lock.
 //!
-//! Each shard also publishes its wheel's next expiration tick in an atomic
-//! (`EMPTY` when it has none), stored under the shard lock after every
-//! change to the wheel. A driver turn reads these without locking: the scan
-//! takes their minimum, and `process` locks only the shards whose tick is
-//! due, so a turn with no timer due takes no lock at all. A turn that reads
-//! a shard's tick just before a racing insert publishes an earlier one is
-//! covered as above: during the scan by `next_wake`, and during `process`
-//! because the driver scans again before it next parks.
+//! The scan reads each published tick with a read-modify-write that
+//! changes nothing, and an insert lowers it with a swap, so the two are
+//! ordered: an insert the scan missed wrote after the scan read that shard,
+//! hence read-from the scan's RMW and sees the `SCANNING` store (or a later
+//! value) when it reads `next_wake`; no wake-up is lost. A plain load in
+//! the scan would leave this a store-buffering race. An insert that finds
+//! the published tick already at or before its deadline writes nothing: the
+//! scan then sees a tick no later than that deadline whichever it reads.
+//! `process` needs no such care: a tick it read just before an insert
+//! lowered it is seen by the next scan, which comes before the next park.
 
 use crate::clock::Clock;
 use crate::entry::{TimerEntry, FIRED, REGISTERED, SHUTDOWN, UNREGISTERED};
@@ -160,12 +163,21 @@ impl Handle {
             .unwrap_or_else(|e| e.into_inner())
     }
 
-    /// Publishes `wheel`'s next expiration tick for `shard`. Called with
-    /// the shard's lock held (`wheel` is its guard) after every change.
+    /// Publishes `wheel`'s exact next expiration tick for `shard`. Called
+    /// with the shard's lock held (`wheel` is its guard).
     fn publish(&self, shard: usize, wheel: &Wheel) {
         let tick = wheel.next_expiration_tick().unwrap_or(EMPTY);
-        // A swap, not a store: see the module documentation.
         self.shards[shard].next_tick.swap(tick, SeqCst);
+    }
+
+    /// Lowers `shard`'s published tick to `tick` if that is earlier. Called
+    /// with the shard's lock held, after linking an entry at `tick`.
+    fn publish_insert(&self, shard: usize, tick: u64) {
+        let published = &self.shards[shard].next_tick;
+        if tick < published.load(SeqCst) {
+            // A swap, not a store: see the module documentation.
+            published.swap(tick, SeqCst);
+        }
     }
 
     /// The deadline tick for `deadline`, rounded up so that a timer never
@@ -223,6 +235,7 @@ impl Handle {
             // SAFETY: the entry is live, pinned and now in no list.
             match unsafe { wheel.insert(entry) } {
                 Ok(()) => {
+                    self.publish_insert(shard, tick);
                     linked = true;
                     None
                 }
@@ -230,7 +243,6 @@ impl Handle {
                 Err(()) => unsafe { e.fire(FIRED) },
             }
         };
-        self.publish(shard, &wheel);
         drop(wheel);
         if linked {
             self.unpark_if_earlier(tick);
@@ -257,7 +269,6 @@ impl Handle {
                 wheel.remove(entry);
                 e.set_state(UNREGISTERED);
             }
-            self.publish(shard, &wheel);
         }
     }
 

@@ -187,11 +187,14 @@ impl Wheel {
     /// nothing due without locking them, so their `elapsed` lags until the
     /// next registration catches it up with this.
     pub(crate) fn advance_idle(&mut self, now: u64) {
+        if now <= self.elapsed {
+            return;
+        }
         let nothing_due = match self.next_expiration_tick() {
             Some(tick) => tick > now,
             None => true,
         };
-        if now > self.elapsed && nothing_due {
+        if nothing_due {
             self.elapsed = now;
         }
     }
