@@ -320,7 +320,11 @@ impl Handle {
     /// another thread at once and reset its sleep, which takes the lock.
     /// Shards whose published tick is after `now` are skipped unlocked.
     pub(crate) fn process_at(&self, now: u64) {
-        self.processed.fetch_max(now, SeqCst);
+        // `advance` calls this too, from any thread; the load first keeps
+        // the RMW to once per tick.
+        if now > self.processed.load(SeqCst) {
+            self.processed.fetch_max(now, SeqCst);
+        }
         let mut batch = WakeBatch::new();
         for shard in 0..self.shards.len() {
             if self.shards[shard].next_tick.load(SeqCst) > now {
