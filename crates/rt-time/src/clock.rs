@@ -21,6 +21,9 @@ static EVER_PAUSED: AtomicBool = AtomicBool::new(false);
 
 pub(crate) struct Clock {
     state: Mutex<ClockState>,
+    /// Set before this clock is first paused. Until then it reads real
+    /// time, so the driver's turn reads it without taking the lock.
+    was_paused: AtomicBool,
 }
 
 struct ClockState {
@@ -42,6 +45,7 @@ impl Clock {
                 base: start,
                 unfrozen: if start_paused { None } else { Some(start) },
             }),
+            was_paused: AtomicBool::new(start_paused),
         }
     }
 
@@ -51,6 +55,10 @@ impl Clock {
 
     /// The clock's reading.
     pub(crate) fn now(&self) -> std::time::Instant {
+        if !self.was_paused.load(Ordering::Acquire) {
+            // `start + (now - start)`: what the locked path computes.
+            return std::time::Instant::now();
+        }
         let state = self.lock();
         match state.unfrozen {
             Some(unfrozen) => state.base + unfrozen.elapsed(),
@@ -60,7 +68,7 @@ impl Clock {
 
     /// Whether the clock is paused.
     pub(crate) fn is_paused(&self) -> bool {
-        self.lock().unfrozen.is_none()
+        self.was_paused.load(Ordering::Acquire) && self.lock().unfrozen.is_none()
     }
 
     #[cfg(feature = "test-util")]
@@ -70,6 +78,7 @@ impl Clock {
             return Err("time is already frozen");
         };
         EVER_PAUSED.store(true, Ordering::SeqCst);
+        self.was_paused.store(true, Ordering::Release);
         state.base += unfrozen.elapsed();
         state.unfrozen = None;
         Ok(())

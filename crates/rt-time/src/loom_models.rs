@@ -1,7 +1,9 @@
-//! Loom models of the timer entry protocol and the driver's `next_wake`
-//! promise: fire against cancel, fire against a poll registering its
-//! waker, fire against reset, and a registration racing the driver's scan
-//! before it parks. Run with `cargo xtask loom rt-time`.
+//! Loom models of the timer entry protocol, the driver's `next_wake`
+//! promise and the shards' published ticks: fire against cancel, fire
+//! against a poll registering its waker, fire against reset, a registration
+//! racing the driver's lock-free scan before it parks, and a reset to an
+//! earlier deadline racing a turn that skips shards with nothing due. Run
+//! with `cargo xtask loom rt-time`.
 
 use crate::driver::Handle;
 use crate::entry::{TimerEntry, FIRED, REGISTERED, UNREGISTERED};
@@ -46,12 +48,16 @@ struct Setup {
 
 impl Setup {
     fn new() -> Setup {
+        Setup::with_shards(1)
+    }
+
+    fn with_shards(shards: usize) -> Setup {
         let unparks = Arc::new(CountUnpark(AtomicUsize::new(0)));
         let handle = Arc::new(Handle::new(
             unparks.clone(),
             std::time::Instant::now(),
             false,
-            1,
+            shards,
         ));
         Setup {
             handle,
@@ -67,9 +73,14 @@ impl Setup {
 
 /// Registers `entry` at `tick` as its owner would.
 fn register(handle: &Handle, entry: EntryPtr, tick: u64) {
-    // SAFETY: the entry lives in an `Arc` for the whole model and only the
-    // owner thread of the model registers it, always with shard 0.
-    unsafe { handle.reregister(0, entry.0, tick) };
+    register_in(handle, 0, entry, tick);
+}
+
+/// Registers `entry` at `tick` in `shard`.
+fn register_in(handle: &Handle, shard: usize, entry: EntryPtr, tick: u64) {
+    // SAFETY: the entry lives in an `Arc` for the whole model, only one
+    // thread at a time registers it, and always with the same shard.
+    unsafe { handle.reregister(shard, entry.0, tick) };
 }
 
 #[test]
@@ -161,5 +172,56 @@ fn loom_models_registration_races_park_scan() {
         let entry = s.ptr();
         // SAFETY: as in `register`.
         unsafe { s.handle.deregister(0, entry.0) };
+    });
+}
+
+#[test]
+fn loom_models_registration_races_scan_across_shards() {
+    loom::model(|| {
+        let s = Setup::with_shards(2);
+        // A later timer in the other shard: the scan must take the minimum
+        // of both published ticks, read without locks.
+        let later = Arc::new(TimerEntry::new());
+        register_in(&s.handle, 1, EntryPtr(NonNull::from(&*later)), 50);
+        let inserter = {
+            let handle = s.handle.clone();
+            let entry = s.ptr();
+            thread::spawn(move || register(&handle, entry, 5))
+        };
+        let next = s.handle.begin_park();
+        inserter.join().unwrap();
+        let unparked = s.unparks.0.load(SeqCst) > 0;
+        assert!(
+            next == Some(5) || (next == Some(50) && unparked),
+            "the driver would sleep until {next:?} past tick 5 and nobody woke it"
+        );
+        s.handle.end_park();
+        s.handle.shutdown();
+    });
+}
+
+#[test]
+fn loom_models_reset_earlier_races_turn() {
+    loom::model(|| {
+        let s = Setup::with_shards(2);
+        register(&s.handle, s.ptr(), 50);
+        let owner = {
+            let handle = s.handle.clone();
+            let entry = s.ptr();
+            thread::spawn(move || register(&handle, entry, 8))
+        };
+        // A turn at tick 10 may skip shard 0 on its stale tick 50; then the
+        // entry must still be linked and visible to the next scan.
+        s.handle.process_at(10);
+        owner.join().unwrap();
+        let state = s.entry.state();
+        if state != FIRED {
+            assert_eq!(state, REGISTERED);
+            assert_eq!(s.handle.begin_park(), Some(8), "a due timer is hidden");
+            s.handle.end_park();
+            s.handle.process_at(10);
+            assert_eq!(s.entry.state(), FIRED);
+        }
+        assert!(s.handle.is_empty());
     });
 }

@@ -18,9 +18,24 @@
 //!   deadline is before the promised one. On `RUNNING` it does nothing,
 //!   because the driver will scan again before it next parks.
 //!
-//! An insert the scan missed happened after the scan locked that shard, so
-//! the inserter's read comes after the `SCANNING` store and sees it or a
-//! later value; no wake-up is lost.
+//! Each shard publishes in an atomic a tick at or before every deadline it
+//! holds (`EMPTY` when it has none), written only under its lock: an insert
+//! lowers it to its deadline when that is earlier, a cancel leaves it (at
+//! worst one early wake-up), and the driver's firing pass sets it to the
+//! wheel's exact next expiration. A driver turn reads these without
+//! locking: the scan takes their minimum, and `process` locks only the
+//! shards whose tick is due, so a turn with no timer due takes no lock.
+//!
+//! The scan reads each published tick with a read-modify-write that
+//! changes nothing, and an insert lowers it with a swap, so the two are
+//! ordered: an insert the scan missed wrote after the scan read that shard,
+//! hence read-from the scan's RMW and sees the `SCANNING` store (or a later
+//! value) when it reads `next_wake`; no wake-up is lost. A plain load in
+//! the scan would leave this a store-buffering race. An insert that finds
+//! the published tick already at or before its deadline writes nothing: the
+//! scan then sees a tick no later than that deadline whichever it reads.
+//! `process` needs no such care: a tick it read just before an insert
+//! lowered it is seen by the next scan, which comes before the next park.
 
 use crate::clock::Clock;
 use crate::entry::{TimerEntry, FIRED, REGISTERED, SHUTDOWN, UNREGISTERED};
@@ -45,6 +60,9 @@ const RUNNING: u64 = u64::MAX;
 /// below the sentinels, so saturating far deadlines never collide with them.
 pub(crate) const MAX_TICK: u64 = u64::MAX >> 2;
 
+/// A shard's published tick when its wheel holds no timer.
+const EMPTY: u64 = u64::MAX;
+
 /// Wakers collected under a shard lock and woken after releasing it.
 const WAKE_BATCH: usize = 32;
 
@@ -62,6 +80,9 @@ pub(crate) struct Handle {
     shards: Box<[Shard]>,
     /// See the module documentation.
     next_wake: AtomicU64,
+    /// The latest tick the driver processed up to; a registration moves a
+    /// skipped shard's wheel up to it (see `Wheel::advance_idle`).
+    processed: AtomicU64,
     is_shutdown: AtomicBool,
     /// Set by every unpark; auto-advance checks it (see `TimeDriver`).
     pub(crate) did_wake: Arc<AtomicBool>,
@@ -74,6 +95,9 @@ pub(crate) struct Handle {
 #[repr(align(128))]
 struct Shard {
     wheel: Mutex<Wheel>,
+    /// The wheel's next expiration tick, or `EMPTY`; written only under
+    /// `wheel`'s lock, read lock-free by the driver's turn.
+    next_tick: AtomicU64,
 }
 
 impl Handle {
@@ -89,9 +113,11 @@ impl Handle {
             shards: (0..num_shards.max(1))
                 .map(|_| Shard {
                     wheel: Mutex::new(Wheel::new()),
+                    next_tick: AtomicU64::new(EMPTY),
                 })
                 .collect(),
             next_wake: AtomicU64::new(RUNNING),
+            processed: AtomicU64::new(0),
             is_shutdown: AtomicBool::new(false),
             did_wake: Arc::new(AtomicBool::new(false)),
             unpark,
@@ -137,6 +163,23 @@ impl Handle {
             .unwrap_or_else(|e| e.into_inner())
     }
 
+    /// Publishes `wheel`'s exact next expiration tick for `shard`. Called
+    /// with the shard's lock held (`wheel` is its guard).
+    fn publish(&self, shard: usize, wheel: &Wheel) {
+        let tick = wheel.next_expiration_tick().unwrap_or(EMPTY);
+        self.shards[shard].next_tick.swap(tick, SeqCst);
+    }
+
+    /// Lowers `shard`'s published tick to `tick` if that is earlier. Called
+    /// with the shard's lock held, after linking an entry at `tick`.
+    fn publish_insert(&self, shard: usize, tick: u64) {
+        let published = &self.shards[shard].next_tick;
+        if tick < published.load(SeqCst) {
+            // A swap, not a store: see the module documentation.
+            published.swap(tick, SeqCst);
+        }
+    }
+
     /// The deadline tick for `deadline`, rounded up so that a timer never
     /// fires early, and capped at `MAX_TICK`.
     pub(crate) fn deadline_to_tick(&self, deadline: std::time::Instant) -> u64 {
@@ -169,35 +212,41 @@ impl Handle {
     /// is only ever registered with `shard`; the caller has exclusive
     /// ownership of the entry's `Sleep`.
     pub(crate) unsafe fn reregister(&self, shard: usize, entry: NonNull<TimerEntry>, tick: u64) {
-        let waker = {
-            let mut wheel = self.lock(shard);
-            // SAFETY: the entry is live (caller) and we hold its shard lock.
-            let e = unsafe { entry.as_ref() };
-            if e.state() == REGISTERED {
-                // SAFETY: REGISTERED entries are linked in their shard.
-                unsafe { wheel.remove(entry) };
+        let mut wheel = self.lock(shard);
+        // SAFETY: the entry is live (caller) and we hold its shard lock.
+        let e = unsafe { entry.as_ref() };
+        if e.state() == REGISTERED {
+            // SAFETY: REGISTERED entries are linked in their shard.
+            unsafe { wheel.remove(entry) };
+        }
+        // A skipped shard has not seen the driver's last turn: catch it up,
+        // so that a deadline that turn reached fires now, as it would have.
+        wheel.advance_idle(self.processed.load(SeqCst));
+        let mut linked = false;
+        let waker = if self.is_shutdown.load(SeqCst) {
+            // SAFETY: we hold the shard lock.
+            unsafe { e.fire(SHUTDOWN) }
+        } else {
+            // SAFETY: we hold the shard lock.
+            unsafe {
+                e.set_when(tick);
+                e.set_state(REGISTERED);
             }
-            if self.is_shutdown.load(SeqCst) {
-                // SAFETY: we hold the shard lock.
-                unsafe { e.fire(SHUTDOWN) }
-            } else {
-                // SAFETY: we hold the shard lock.
-                unsafe {
-                    e.set_when(tick);
-                    e.set_state(REGISTERED);
+            // SAFETY: the entry is live, pinned and now in no list.
+            match unsafe { wheel.insert(entry) } {
+                Ok(()) => {
+                    self.publish_insert(shard, tick);
+                    linked = true;
+                    None
                 }
-                // SAFETY: the entry is live, pinned and now in no list.
-                match unsafe { wheel.insert(entry) } {
-                    Ok(()) => {
-                        drop(wheel);
-                        self.unpark_if_earlier(tick);
-                        None
-                    }
-                    // SAFETY: we hold the shard lock.
-                    Err(()) => unsafe { e.fire(FIRED) },
-                }
+                // SAFETY: we hold the shard lock.
+                Err(()) => unsafe { e.fire(FIRED) },
             }
         };
+        drop(wheel);
+        if linked {
+            self.unpark_if_earlier(tick);
+        }
         if let Some(waker) = waker {
             waker.wake();
         }
@@ -238,13 +287,17 @@ impl Handle {
         self.unpark.unpark();
     }
 
-    /// Starts a park: scans every shard and publishes the earliest deadline
-    /// tick, which it returns.
+    /// Starts a park: reads every shard's published tick (without locking)
+    /// and publishes the earliest, which it returns.
     pub(crate) fn begin_park(&self) -> Option<u64> {
         self.next_wake.store(SCANNING, SeqCst);
-        let next = (0..self.shards.len())
-            .filter_map(|shard| self.lock(shard).next_expiration_tick())
-            .min();
+        let next = self
+            .shards
+            .iter()
+            // An RMW, not a load: see the module documentation.
+            .map(|shard| shard.next_tick.fetch_add(0, SeqCst))
+            .min()
+            .filter(|&tick| tick != EMPTY);
         // Tick 0 would read as SCANNING: promise tick 1 instead, which costs
         // at most one early wake-up.
         let promised = next.map_or(NO_TIMER, |t| t.clamp(1, MAX_TICK));
@@ -265,9 +318,18 @@ impl Handle {
     /// Fires every timer with a deadline at or before `now`, waking their
     /// tasks in batches outside the shard locks: a woken task may run on
     /// another thread at once and reset its sleep, which takes the lock.
+    /// Shards whose published tick is after `now` are skipped unlocked.
     pub(crate) fn process_at(&self, now: u64) {
+        // `advance` calls this too, from any thread; the load first keeps
+        // the RMW to once per tick.
+        if now > self.processed.load(SeqCst) {
+            self.processed.fetch_max(now, SeqCst);
+        }
         let mut batch = WakeBatch::new();
         for shard in 0..self.shards.len() {
+            if self.shards[shard].next_tick.load(SeqCst) > now {
+                continue;
+            }
             let mut wheel = self.lock(shard);
             while let Some(entry) = wheel.poll(now) {
                 // SAFETY: entries returned by `poll` were linked, so their
@@ -277,11 +339,13 @@ impl Handle {
                     batch.push(waker);
                 }
                 if batch.is_full() {
+                    self.publish(shard, &wheel);
                     drop(wheel);
                     batch.wake_all();
                     wheel = self.lock(shard);
                 }
             }
+            self.publish(shard, &wheel);
             drop(wheel);
             batch.wake_all();
         }
@@ -302,6 +366,7 @@ impl Handle {
                     wakers.push(waker);
                 }
             });
+            self.publish(shard, &wheel);
             drop(wheel);
             for waker in wakers {
                 batch.push(waker);

@@ -182,6 +182,23 @@ impl Wheel {
         }
     }
 
+    /// Moves `elapsed` up to `now` when nothing is due by then: what `poll`
+    /// does when it finds nothing to fire. The driver skips shards with
+    /// nothing due without locking them, so their `elapsed` lags until the
+    /// next registration catches it up with this.
+    pub(crate) fn advance_idle(&mut self, now: u64) {
+        if now <= self.elapsed {
+            return;
+        }
+        let nothing_due = match self.next_expiration_tick() {
+            Some(tick) => tick > now,
+            None => true,
+        };
+        if nothing_due {
+            self.elapsed = now;
+        }
+    }
+
     /// Unlinks every entry, handing each to `f` (runtime shutdown).
     pub(crate) fn drain(&mut self, mut f: impl FnMut(NonNull<TimerEntry>)) {
         while let Some(entry) = self.expired.pop_back() {

@@ -1,4 +1,5 @@
-//! Wheel tests: level selection at the boundaries, and a property test that
+//! Wheel tests: level selection at the boundaries, catching up an idle
+//! wheel, and a property test that
 //! runs random insert / cancel / reset / advance sequences against a sorted
 //! model and requires the same firings at the same times.
 
@@ -104,6 +105,30 @@ fn due_or_past_deadline_is_rejected() {
     assert!(!entries.insert(&mut wheel, 0, 10));
     assert!(!entries.insert(&mut wheel, 1, 3));
     assert!(wheel.is_empty());
+}
+
+#[test]
+fn advance_idle_moves_only_past_nothing_due() {
+    let mut wheel = Wheel::new();
+    let mut entries = Entries::new(3);
+    wheel.advance_idle(30);
+    assert_eq!(wheel.elapsed(), 30, "an empty wheel catches up");
+    assert!(entries.insert(&mut wheel, 0, 200));
+    // The entry's level-1 slot starts at 192: up to 191 nothing is due.
+    wheel.advance_idle(191);
+    assert_eq!(wheel.elapsed(), 191);
+    assert!(
+        !entries.insert(&mut wheel, 1, 150),
+        "passed deadlines are due"
+    );
+    wheel.advance_idle(195);
+    assert_eq!(wheel.elapsed(), 191, "a due slot needs a poll");
+    wheel.advance_idle(10);
+    assert_eq!(wheel.elapsed(), 191, "never backwards");
+    assert!(entries.poll(&mut wheel, 199).is_empty());
+    assert_eq!(entries.poll(&mut wheel, 200), [0]);
+    assert!(entries.insert(&mut wheel, 2, 201));
+    assert_eq!(entries.poll(&mut wheel, 201), [2]);
 }
 
 #[test]

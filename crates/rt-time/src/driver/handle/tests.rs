@@ -1,4 +1,5 @@
-//! Handle tests: sharding spreads threads, and eight threads registering,
+//! Handle tests: sharding spreads threads, the published ticks stay at or
+//! before every deadline, skipped shards catch up on registration, and eight threads registering,
 //! resetting and cancelling entries while another fires them leave the
 //! wheels consistent and empty.
 
@@ -107,5 +108,74 @@ fn eight_threads_register_reset_cancel_while_firing() {
     }
     done.store(true, std::sync::atomic::Ordering::Release);
     driver.join().unwrap();
+    assert!(handle.is_empty());
+}
+
+/// Registers the pinned `entry` in `shard` at `tick`.
+fn register(handle: &Handle, shard: usize, entry: &std::pin::Pin<Box<TimerEntry>>, tick: u64) {
+    // SAFETY: the entry is pinned in its box, used by one thread, always
+    // with `shard`, and the test deregisters or fires it before it drops.
+    unsafe { handle.reregister(shard, NonNull::from(&**entry), tick) };
+}
+
+/// The earliest tick the driver's lock-free scan finds.
+fn scan(handle: &Handle) -> Option<u64> {
+    let next = handle.begin_park();
+    handle.end_park();
+    next
+}
+
+#[test]
+fn published_ticks_stay_at_or_before_every_deadline() {
+    let handle = handle(2);
+    let a = Box::pin(TimerEntry::new());
+    let b = Box::pin(TimerEntry::new());
+    assert_eq!(scan(&handle), None);
+    register(&handle, 1, &a, 20);
+    assert_eq!(scan(&handle), Some(20));
+    register(&handle, 1, &a, 10);
+    assert_eq!(scan(&handle), Some(10));
+    register(&handle, 1, &a, 15);
+    assert_eq!(scan(&handle), Some(10), "a later reset keeps the tick");
+    register(&handle, 1, &a, 10);
+    register(&handle, 0, &b, 30);
+    assert_eq!(scan(&handle), Some(10));
+    // SAFETY: as in `register`.
+    unsafe { handle.deregister(1, NonNull::from(&*a)) };
+    assert_eq!(scan(&handle), Some(10), "a cancel leaves the tick");
+    // The turn at 10 finds nothing due and publishes the exact tick.
+    handle.process_at(10);
+    assert_eq!(scan(&handle), Some(30));
+    register(&handle, 1, &a, 40);
+    handle.process_at(30);
+    assert_eq!(b.state(), FIRED);
+    assert_eq!(a.state(), REGISTERED);
+    assert_eq!(scan(&handle), Some(40));
+    handle.process_at(40);
+    assert_eq!(a.state(), FIRED);
+    assert_eq!(scan(&handle), None);
+    assert!(handle.is_empty());
+}
+
+#[test]
+fn a_shard_skipped_by_a_turn_catches_up_on_registration() {
+    let handle = handle(2);
+    let far = Box::pin(TimerEntry::new());
+    let late = Box::pin(TimerEntry::new());
+    let past = Box::pin(TimerEntry::new());
+    register(&handle, 1, &far, 100);
+    // Neither shard has anything due at 50: the turn locks neither.
+    handle.process_at(50);
+    assert_eq!(far.state(), REGISTERED);
+    // Deadlines the driver already passed fire at registration, in an
+    // empty shard and in one holding a later timer alike.
+    register(&handle, 0, &past, 40);
+    assert_eq!(past.state(), FIRED);
+    register(&handle, 1, &late, 45);
+    assert_eq!(late.state(), FIRED);
+    handle.process_at(99);
+    assert_eq!(far.state(), REGISTERED, "fired early");
+    handle.process_at(100);
+    assert_eq!(far.state(), FIRED);
     assert!(handle.is_empty());
 }
