@@ -55,14 +55,14 @@ impl<F: Future, S: Schedule> Harness<F, S> {
     pub(super) fn poll(self) {
         match self.header().state.transition_to_running() {
             TransitionToRunning::Success => {
-                let waker = waker_ref(self.header_ptr());
-                let mut cx = Context::from_waker(&waker);
                 self.trailer().count_poll();
-                let started = self.core().scheduler.measures_polls().then(Instant::now);
-                let finished = poll_future(self.core(), self.header().id, &mut cx);
-                if let Some(started) = started {
-                    self.report_poll(started);
-                }
+                let finished = if self.core().scheduler.measures_polls() {
+                    self.poll_timed()
+                } else {
+                    let waker = waker_ref(self.header_ptr());
+                    let mut cx = Context::from_waker(&waker);
+                    poll_future(self.core(), self.header().id, &mut cx)
+                };
                 if finished {
                     return self.complete();
                 }
@@ -87,6 +87,20 @@ impl<F: Future, S: Schedule> Harness<F, S> {
             TransitionToRunning::Failed => {}
             TransitionToRunning::Dealloc => self.dealloc(),
         }
+    }
+
+    /// Polls the future with the clock read around it, for the slow-poll
+    /// hook and the histogram. Out of line, so that the untimed poll path
+    /// (the default) carries none of it.
+    #[cold]
+    #[inline(never)]
+    fn poll_timed(&self) -> bool {
+        let waker = waker_ref(self.header_ptr());
+        let mut cx = Context::from_waker(&waker);
+        let started = Instant::now();
+        let finished = poll_future(self.core(), self.header().id, &mut cx);
+        self.report_poll(started);
+        finished
     }
 
     /// Records the end of a timed poll and hands it to the scheduler (for
