@@ -9,6 +9,7 @@
 //! until killed (try `nc 127.0.0.1 7000`); `--smoke` binds a free port,
 //! drives the server with in-process clients, shuts it down and exits.
 
+use examples::cli::{exit_if_stuck, ServerArgs};
 use rt::io::{AsyncReadExt, AsyncWriteExt};
 use rt::net::{TcpListener, TcpStream};
 use rt::sync::{oneshot, watch};
@@ -22,13 +23,13 @@ const GRACE: Duration = Duration::from_secs(5);
 
 #[rt::main]
 async fn main() -> io::Result<()> {
-    let args = Args::parse();
+    let args = ServerArgs::parse("echo", DEFAULT_ADDR);
     // The program runs as a spawned task on the runtime's worker threads;
     // `main` only waits for it.
     rt::spawn(run(args)).await.map_err(io::Error::other)?
 }
 
-async fn run(args: Args) -> io::Result<()> {
+async fn run(args: ServerArgs) -> io::Result<()> {
     if args.smoke {
         return smoke().await;
     }
@@ -158,45 +159,4 @@ async fn smoke() -> io::Result<()> {
         started.elapsed()
     );
     Ok(())
-}
-
-/// Ends the process with an error if the self-check hangs.
-fn exit_if_stuck(limit: Duration) {
-    std::thread::spawn(move || {
-        std::thread::sleep(limit);
-        eprintln!("smoke: not finished after {limit:?}");
-        std::process::exit(1);
-    });
-}
-
-/// Command-line options shared by the network examples.
-struct Args {
-    smoke: bool,
-    addr: String,
-}
-
-impl Args {
-    fn parse() -> Args {
-        let mut args = Args {
-            smoke: false,
-            addr: DEFAULT_ADDR.to_owned(),
-        };
-        let mut argv = std::env::args().skip(1);
-        while let Some(arg) = argv.next() {
-            match arg.as_str() {
-                "--smoke" => args.smoke = true,
-                "--addr" => match argv.next() {
-                    Some(addr) => args.addr = addr,
-                    None => usage("--addr needs HOST:PORT"),
-                },
-                other => usage(&format!("unknown argument {other:?}")),
-            }
-        }
-        args
-    }
-}
-
-fn usage(problem: &str) -> ! {
-    eprintln!("{problem}\nusage: echo [--smoke] [--addr HOST:PORT]");
-    std::process::exit(2);
 }

@@ -16,6 +16,7 @@ mod request;
 #[path = "http/smoke.rs"]
 mod smoke;
 
+use examples::cli::ServerArgs;
 use request::{Parsed, Request};
 use rt::io::{AsyncReadExt, AsyncWriteExt};
 use rt::net::{TcpListener, TcpStream};
@@ -27,13 +28,13 @@ const DEFAULT_ADDR: &str = "127.0.0.1:8080";
 
 #[rt::main]
 async fn main() -> io::Result<()> {
-    let args = Args::parse();
+    let args = ServerArgs::parse("http", DEFAULT_ADDR);
     // The program runs as a spawned task on the runtime's worker threads;
     // `main` only waits for it.
     rt::spawn(run(args)).await.map_err(io::Error::other)?
 }
 
-async fn run(args: Args) -> io::Result<()> {
+async fn run(args: ServerArgs) -> io::Result<()> {
     if args.smoke {
         return smoke::run().await;
     }
@@ -170,36 +171,4 @@ fn reason(status: u16) -> &'static str {
         505 => "HTTP Version Not Supported",
         _ => "Error",
     }
-}
-
-/// Command-line options shared by the network examples.
-struct Args {
-    smoke: bool,
-    addr: String,
-}
-
-impl Args {
-    fn parse() -> Args {
-        let mut args = Args {
-            smoke: false,
-            addr: DEFAULT_ADDR.to_owned(),
-        };
-        let mut argv = std::env::args().skip(1);
-        while let Some(arg) = argv.next() {
-            match arg.as_str() {
-                "--smoke" => args.smoke = true,
-                "--addr" => match argv.next() {
-                    Some(addr) => args.addr = addr,
-                    None => usage("--addr needs HOST:PORT"),
-                },
-                other => usage(&format!("unknown argument {other:?}")),
-            }
-        }
-        args
-    }
-}
-
-fn usage(problem: &str) -> ! {
-    eprintln!("{problem}\nusage: http [--smoke] [--addr HOST:PORT]");
-    std::process::exit(2);
 }

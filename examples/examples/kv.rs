@@ -21,6 +21,7 @@ mod session;
 mod smoke;
 
 use db::Db;
+use examples::cli::ServerArgs;
 use resp::Reply;
 use rt::io::{AsyncReadExt, AsyncWriteExt};
 use rt::net::{TcpListener, TcpStream};
@@ -38,13 +39,13 @@ const MAX_PENDING_REPLIES: usize = 1024 * 1024;
 
 #[rt::main]
 async fn main() -> io::Result<()> {
-    let args = Args::parse();
+    let args = ServerArgs::parse("kv", DEFAULT_ADDR);
     // The program runs as a spawned task on the runtime's worker threads;
     // `main` only waits for it.
     rt::spawn(run(args)).await.map_err(io::Error::other)?
 }
 
-async fn run(args: Args) -> io::Result<()> {
+async fn run(args: ServerArgs) -> io::Result<()> {
     if args.smoke {
         return smoke::run().await;
     }
@@ -168,36 +169,4 @@ fn run_buffered(session: &mut Session, input: &mut Vec<u8>, out: &mut Vec<u8>) -
     };
     input.drain(..used);
     batch
-}
-
-/// Command-line options shared by the network examples.
-struct Args {
-    smoke: bool,
-    addr: String,
-}
-
-impl Args {
-    fn parse() -> Args {
-        let mut args = Args {
-            smoke: false,
-            addr: DEFAULT_ADDR.to_owned(),
-        };
-        let mut argv = std::env::args().skip(1);
-        while let Some(arg) = argv.next() {
-            match arg.as_str() {
-                "--smoke" => args.smoke = true,
-                "--addr" => match argv.next() {
-                    Some(addr) => args.addr = addr,
-                    None => usage("--addr needs HOST:PORT"),
-                },
-                other => usage(&format!("unknown argument {other:?}")),
-            }
-        }
-        args
-    }
-}
-
-fn usage(problem: &str) -> ! {
-    eprintln!("{problem}\nusage: kv [--smoke] [--addr HOST:PORT]");
-    std::process::exit(2);
 }

@@ -6,6 +6,7 @@
 //! 127.0.0.1:7000` forwards to the echo example until killed; `--smoke`
 //! starts its own echo backend, proxies to it and checks the bytes.
 
+use examples::cli::exit_if_stuck;
 use rt::io::{self, AsyncReadExt, AsyncWriteExt};
 use rt::net::{TcpListener, TcpStream};
 use rt::sync::{oneshot, watch};
@@ -177,15 +178,6 @@ async fn round_trip(proxy: SocketAddr, size: usize, seed: u8) -> io::Result<usiz
         )));
     }
     Ok(size)
-}
-
-/// Ends the process with an error if the self-check hangs.
-fn exit_if_stuck(limit: Duration) {
-    std::thread::spawn(move || {
-        std::thread::sleep(limit);
-        eprintln!("smoke: not finished after {limit:?}");
-        std::process::exit(1);
-    });
 }
 
 /// Command-line options.

@@ -14,6 +14,7 @@
 //! `cargo run -p examples --example rpc -- --addr 127.0.0.1:7200` serves
 //! until killed; `--smoke` runs concurrent in-process clients against it.
 
+use examples::cli::{exit_if_stuck, ServerArgs};
 use rt::codec::{FramedRead, LengthDelimitedCodec};
 use rt::io::{AsyncWriteExt, BufWriter};
 use rt::net::tcp::OwnedWriteHalf;
@@ -38,13 +39,13 @@ const STATUS_ERROR: u8 = 1;
 
 #[rt::main]
 async fn main() -> io::Result<()> {
-    let args = Args::parse();
+    let args = ServerArgs::parse("rpc", DEFAULT_ADDR);
     // The program runs as a spawned task on the runtime's worker threads;
     // `main` only waits for it.
     rt::spawn(run(args)).await.map_err(io::Error::other)?
 }
 
-async fn run(args: Args) -> io::Result<()> {
+async fn run(args: ServerArgs) -> io::Result<()> {
     if args.smoke {
         return smoke().await;
     }
@@ -323,45 +324,4 @@ async fn run_client(addr: SocketAddr, client: u64, calls: usize) -> io::Result<u
     let _writer = sent?;
     received?;
     Ok(calls)
-}
-
-/// Ends the process with an error if the self-check hangs.
-fn exit_if_stuck(limit: Duration) {
-    std::thread::spawn(move || {
-        std::thread::sleep(limit);
-        eprintln!("smoke: not finished after {limit:?}");
-        std::process::exit(1);
-    });
-}
-
-/// Command-line options shared by the network examples.
-struct Args {
-    smoke: bool,
-    addr: String,
-}
-
-impl Args {
-    fn parse() -> Args {
-        let mut args = Args {
-            smoke: false,
-            addr: DEFAULT_ADDR.to_owned(),
-        };
-        let mut argv = std::env::args().skip(1);
-        while let Some(arg) = argv.next() {
-            match arg.as_str() {
-                "--smoke" => args.smoke = true,
-                "--addr" => match argv.next() {
-                    Some(addr) => args.addr = addr,
-                    None => usage("--addr needs HOST:PORT"),
-                },
-                other => usage(&format!("unknown argument {other:?}")),
-            }
-        }
-        args
-    }
-}
-
-fn usage(problem: &str) -> ! {
-    eprintln!("{problem}\nusage: rpc [--smoke] [--addr HOST:PORT]");
-    std::process::exit(2);
 }

@@ -2,6 +2,7 @@
 //! in-process keep-alive client, then with `curl` and `wrk` when they are
 //! on PATH.
 
+use examples::cli::exit_if_stuck;
 use rt::io::{AsyncReadExt, AsyncWriteExt};
 use rt::net::{TcpListener, TcpStream};
 use rt::sync::watch;
@@ -223,13 +224,4 @@ async fn wrk(addr: SocketAddr) -> io::Result<String> {
 fn on_path(program: &str) -> bool {
     std::env::var_os("PATH")
         .is_some_and(|path| std::env::split_paths(&path).any(|dir| dir.join(program).is_file()))
-}
-
-/// Ends the process with an error if the self-check hangs.
-fn exit_if_stuck(limit: Duration) {
-    std::thread::spawn(move || {
-        std::thread::sleep(limit);
-        eprintln!("smoke: not finished after {limit:?}");
-        std::process::exit(1);
-    });
 }

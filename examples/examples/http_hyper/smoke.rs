@@ -6,6 +6,7 @@
 use super::adapter::{RtExecutor, RtIo};
 use super::{serve, Config, HELLO, JSON};
 use bytes::Bytes;
+use examples::cli::exit_if_stuck;
 use http_body_util::{BodyExt, Empty};
 use hyper::client::conn::http1::{self, SendRequest};
 use hyper::header::{CONNECTION, CONTENT_LENGTH, CONTENT_TYPE, HOST};
@@ -352,13 +353,4 @@ async fn wrk(addr: SocketAddr) -> io::Result<String> {
 fn on_path(program: &str) -> bool {
     std::env::var_os("PATH")
         .is_some_and(|path| std::env::split_paths(&path).any(|dir| dir.join(program).is_file()))
-}
-
-/// Ends the process with an error if the self-check hangs.
-fn exit_if_stuck(limit: Duration) {
-    std::thread::spawn(move || {
-        std::thread::sleep(limit);
-        eprintln!("smoke: not finished after {limit:?}");
-        std::process::exit(1);
-    });
 }
