@@ -1,7 +1,10 @@
-//! What the example servers share on the command line: `--smoke` and
-//! `--addr HOST:PORT`, the usage message, and a watchdog that ends a
-//! self-check that hangs instead of letting CI wait for it.
+//! What the example servers share: the `--smoke` and `--addr HOST:PORT`
+//! options and their usage message, a watchdog that ends a self-check that
+//! hangs instead of letting CI wait for it, and the real clients a smoke
+//! run drives (finding them on `PATH`, running `wrk`).
 
+use std::io;
+use std::process::Command;
 use std::time::Duration;
 
 /// The options of a network example.
@@ -50,4 +53,41 @@ pub fn exit_if_stuck(limit: Duration) {
         eprintln!("smoke: not finished after {limit:?}");
         std::process::exit(1);
     });
+}
+
+/// Whether `program` is an executable file in one of `PATH`'s folders: a
+/// smoke run uses real clients (curl, wrk, redis-cli) when they are there
+/// and says so when they are not.
+pub fn on_path(program: &str) -> bool {
+    std::env::var_os("PATH")
+        .is_some_and(|path| std::env::split_paths(&path).any(|dir| dir.join(program).is_file()))
+}
+
+/// Loads `url` with `wrk` (2 threads, `connections` connections, two
+/// seconds) on the blocking pool and returns its requests per second.
+/// Non-2xx answers, socket errors or anything on stderr are an error.
+pub async fn wrk_requests_per_second(url: String, connections: u32) -> io::Result<String> {
+    let output = rt::task::spawn_blocking(move || {
+        Command::new("wrk")
+            .args(["-t2", &format!("-c{connections}"), "-d2s", &url])
+            .output()
+    })
+    .await
+    .map_err(io::Error::other)??;
+    let report = String::from_utf8_lossy(&output.stdout);
+    let failed = !output.status.success()
+        || report.contains("Non-2xx")
+        || report.contains("Socket errors")
+        || !output.stderr.is_empty();
+    if failed {
+        return Err(io::Error::other(format!(
+            "wrk reported problems:\n{report}\n{}",
+            String::from_utf8_lossy(&output.stderr)
+        )));
+    }
+    report
+        .lines()
+        .find(|l| l.starts_with("Requests/sec:"))
+        .map(|l| l.trim_start_matches("Requests/sec:").trim().to_owned())
+        .ok_or_else(|| io::Error::other(format!("wrk printed no rate:\n{report}")))
 }

@@ -2,7 +2,7 @@
 //! in-process keep-alive client, then with `curl` and `wrk` when they are
 //! on PATH.
 
-use examples::cli::exit_if_stuck;
+use examples::cli::{exit_if_stuck, on_path, wrk_requests_per_second};
 use rt::io::{AsyncReadExt, AsyncWriteExt};
 use rt::net::{TcpListener, TcpStream};
 use rt::sync::watch;
@@ -194,34 +194,6 @@ async fn curl(addr: SocketAddr) -> io::Result<String> {
 /// Loads `/` with `wrk` for two seconds; non-2xx answers or socket errors
 /// fail the check.
 async fn wrk(addr: SocketAddr) -> io::Result<String> {
-    let url = format!("http://{addr}/");
-    let output = rt::task::spawn_blocking(move || {
-        Command::new("wrk")
-            .args(["-t2", "-c50", "-d2s", &url])
-            .output()
-    })
-    .await
-    .map_err(io::Error::other)??;
-    let report = String::from_utf8_lossy(&output.stdout);
-    let failed = !output.status.success()
-        || report.contains("Non-2xx")
-        || report.contains("Socket errors")
-        || !output.stderr.is_empty();
-    if failed {
-        return Err(io::Error::other(format!(
-            "wrk reported problems:\n{report}\n{}",
-            String::from_utf8_lossy(&output.stderr)
-        )));
-    }
-    let rate = report
-        .lines()
-        .find(|l| l.starts_with("Requests/sec:"))
-        .map(|l| l.trim_start_matches("Requests/sec:").trim().to_owned())
-        .ok_or_else(|| io::Error::other(format!("wrk printed no rate:\n{report}")))?;
+    let rate = wrk_requests_per_second(format!("http://{addr}/"), 50).await?;
     Ok(format!("wrk {rate} requests/s"))
-}
-
-fn on_path(program: &str) -> bool {
-    std::env::var_os("PATH")
-        .is_some_and(|path| std::env::split_paths(&path).any(|dir| dir.join(program).is_file()))
 }

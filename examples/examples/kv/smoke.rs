@@ -2,7 +2,7 @@
 //! in-process RESP client, then with `redis-cli` and `redis-benchmark` when
 //! they are on PATH.
 
-use examples::cli::exit_if_stuck;
+use examples::cli::{exit_if_stuck, on_path};
 use rt::io::{AsyncReadExt, AsyncWriteExt};
 use rt::net::{TcpListener, TcpStream};
 use rt::sync::watch;
@@ -310,9 +310,4 @@ async fn run_redis_benchmark(addr: SocketAddr) -> io::Result<String> {
         )));
     }
     Ok(format!("redis-benchmark [{}]", results.join("; ")))
-}
-
-fn on_path(program: &str) -> bool {
-    std::env::var_os("PATH")
-        .is_some_and(|path| std::env::split_paths(&path).any(|dir| dir.join(program).is_file()))
 }
