@@ -46,11 +46,28 @@ pub fn usage(program: &str, problem: &str) -> ! {
 }
 
 /// Ends the process with an error if it is still running after `limit`:
-/// a smoke run that hangs fails instead of stalling CI.
+/// a smoke run that hangs fails instead of stalling CI. Called inside a
+/// runtime, it first prints that runtime's task dump (each live task's
+/// state, poll count and time since its last poll), which tells a task
+/// that waits for an event apart from one that is scheduled but not run.
 pub fn exit_if_stuck(limit: Duration) {
+    let runtime = rt::runtime::Handle::try_current().ok();
     std::thread::spawn(move || {
         std::thread::sleep(limit);
         eprintln!("smoke: not finished after {limit:?}");
+        if let Some(runtime) = runtime {
+            eprintln!("{}", runtime.dump());
+            let metrics = runtime.metrics();
+            eprintln!("global queue: {}", metrics.global_queue_depth());
+            for worker in 0..metrics.num_workers() {
+                eprintln!(
+                    "worker {worker}: local queue {}, {} polls, {} parks",
+                    metrics.worker_local_queue_depth(worker),
+                    metrics.worker_poll_count(worker),
+                    metrics.worker_park_count(worker),
+                );
+            }
+        }
         std::process::exit(1);
     });
 }

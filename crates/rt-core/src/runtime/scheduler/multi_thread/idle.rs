@@ -19,6 +19,19 @@ use crate::loom::sync::Mutex;
 const UNPARKED_SHIFT: usize = 16;
 const SEARCHING_MASK: usize = (1 << UNPARKED_SHIFT) - 1;
 
+/// What woke a parked worker, as [`Idle::wake_up`] settles it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(super) enum WakeUp {
+    /// A notifier took the worker off the sleeper list and counted it as
+    /// unparked and searching.
+    Notified,
+    /// The worker has work of its own (the driver woke tasks onto it): it
+    /// left the sleeper list itself and counts as unparked, not searching.
+    OwnWork,
+    /// Neither: it is still on the sleeper list and parks again.
+    Spurious,
+}
+
 pub(super) struct Idle {
     state: AtomicUsize,
     sleepers: Mutex<Vec<usize>>,
@@ -97,8 +110,31 @@ impl Idle {
         is_searching && Idle::searching(prev) == 1
     }
 
-    /// Whether `worker` is still on the sleeper list (a wake-up that did not
-    /// remove it was spurious).
+    /// A parked worker woke up; decides in one step, under the sleeper
+    /// lock, what the wake-up was.
+    ///
+    /// It must be one step: a worker that first asked "am I still on the
+    /// list?" and then, finding work of its own, removed itself could be
+    /// popped by a notifier in between. The notifier counts the worker it
+    /// pops as searching, so the worker must then search (and later leave
+    /// searching); treating itself as merely unparked would leave the
+    /// searching count one too high for good, and with a searcher
+    /// apparently always present, no remote push would wake anybody again.
+    pub(super) fn wake_up(&self, worker: usize, has_local_work: bool) -> WakeUp {
+        let mut sleepers = self.sleepers.lock().unwrap_or_else(|e| e.into_inner());
+        let Some(i) = sleepers.iter().position(|w| *w == worker) else {
+            return WakeUp::Notified;
+        };
+        if !has_local_work {
+            return WakeUp::Spurious;
+        }
+        sleepers.swap_remove(i);
+        self.state.fetch_add(1 << UNPARKED_SHIFT, SeqCst);
+        WakeUp::OwnWork
+    }
+
+    /// Whether `worker` is on the sleeper list.
+    #[cfg(test)]
     pub(super) fn is_parked(&self, worker: usize) -> bool {
         let sleepers = self.sleepers.lock().unwrap_or_else(|e| e.into_inner());
         sleepers.contains(&worker)

@@ -134,6 +134,38 @@ fn no_task_left_queued_while_every_worker_sleeps() {
     });
 }
 
+/// A worker woken by the driver with tasks of its own races a notifier
+/// that picks the same worker from the sleeper list. Whichever wins, the
+/// counts must balance afterwards: a searching count left behind would
+/// make every later notify think somebody is already searching.
+#[test]
+fn self_wake_racing_a_notifier_keeps_the_counts() {
+    use super::idle::WakeUp;
+    loom::model(|| {
+        let idle = std::sync::Arc::new(Idle::new(2));
+        // Worker 0 sleeps; worker 1 runs.
+        assert!(!idle.transition_to_parked(0, false));
+        let notifier = {
+            let idle = idle.clone();
+            thread::spawn(move || idle.worker_to_notify())
+        };
+        // Worker 0 returns from the driver with a task in its LIFO slot.
+        let searching = match idle.wake_up(0, true) {
+            WakeUp::Notified => true,
+            WakeUp::OwnWork => false,
+            WakeUp::Spurious => unreachable!("it had work"),
+        };
+        // It runs the task; a searcher that found work stops searching.
+        if searching {
+            idle.transition_from_searching();
+        }
+        let notified = notifier.join().unwrap();
+        assert_eq!(notified.is_some(), searching);
+        assert_eq!(idle.num_searching(), 0);
+        assert_eq!(idle.num_sleepers(), 0);
+    });
+}
+
 struct OverflowSink(Mutex<Vec<u32>>);
 
 impl super::queue::Overflow<u32> for OverflowSink {

@@ -10,6 +10,7 @@
 //! there is not stranded when its worker is stuck in a long poll: searching
 //! workers take it after they found nothing in the queues.
 
+use super::idle::WakeUp;
 use super::queue::{self, Overflow};
 use super::{Handle, Parker};
 use crate::runtime::metrics::{WorkerClock, WorkerMetrics};
@@ -478,17 +479,18 @@ impl Context {
                 handle.shared.idle.unpark_worker_by_id(core.index);
                 return core;
             }
-            if !handle.shared.idle.is_parked(core.index) {
+            let has_local_work = core.has_local_work(handle);
+            match handle.shared.idle.wake_up(core.index, has_local_work) {
                 // Woken to look for work, and counted as searching.
-                core.is_searching = true;
-                return core;
-            }
-            if core.has_local_work(handle) {
+                WakeUp::Notified => {
+                    core.is_searching = true;
+                    return core;
+                }
                 // The driver woke tasks onto this worker.
-                handle.shared.idle.unpark_worker_by_id(core.index);
-                return core;
+                WakeUp::OwnWork => return core,
+                // Spurious wake-up: still on the sleeper list.
+                WakeUp::Spurious => {}
             }
-            // Spurious wake-up: still on the sleeper list.
         }
     }
 
