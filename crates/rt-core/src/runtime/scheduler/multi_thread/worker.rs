@@ -44,6 +44,9 @@ pub(crate) struct Core {
     lifo_enabled: bool,
     is_searching: bool,
     is_shutdown: bool,
+    /// Set while this worker blocks in (or polls) the driver: tasks the
+    /// driver wakes then land here, and this worker runs them itself.
+    in_park: bool,
     parker: Parker,
     rand: FastRand,
     /// Feeds the busy-time and wake-up counters.
@@ -127,6 +130,7 @@ impl Core {
             lifo_enabled: true,
             is_searching: false,
             is_shutdown: false,
+            in_park: false,
             parker,
             rand: FastRand::from_seed(common.seed_generator.next_seed()),
             clock: WorkerClock::start(),
@@ -496,14 +500,26 @@ impl Context {
 
     /// Parks with the core back in the context, so that wakers fired by the
     /// driver schedule onto this worker.
-    fn park_with(&self, core: Box<Core>, timeout: Option<std::time::Duration>) -> Box<Core> {
+    ///
+    /// Tasks woken meanwhile are not announced one by one (a ping-pong
+    /// would wake a sleeping worker per message, only for it to steal the
+    /// task this worker is about to run); once back, one other worker is
+    /// woken if there is more than the LIFO slot's task to share.
+    fn park_with(&self, mut core: Box<Core>, timeout: Option<std::time::Duration>) -> Box<Core> {
         let parker = core.parker.clone();
+        core.in_park = true;
         *self.core.borrow_mut() = Some(core);
         parker.park(timeout);
-        self.core
+        let mut core = self
+            .core
             .borrow_mut()
             .take()
-            .expect("core missing from its context after park")
+            .expect("core missing from its context after park");
+        core.in_park = false;
+        if !core.local.is_empty() {
+            self.handle.notify_parked();
+        }
+        core
     }
 }
 
@@ -552,6 +568,11 @@ fn schedule_local(handle: &Handle, core: &mut Core, task: Task, is_yield: bool) 
         core.push_local(task, handle);
     } else if let Some(prev) = handle.shared.remotes[core.index].lifo.put(task) {
         core.push_local(prev, handle);
+    }
+    if core.in_park {
+        // Woken by the driver this worker is parked on: `park_with` shares
+        // the work once it is back.
+        return;
     }
     // Others may take from our queue or slot; wake one if nobody searches.
     handle.notify_parked();
