@@ -82,6 +82,13 @@ impl Idle {
         Idle::searching(state) == 0 && Idle::unparked(state) < self.num_workers
     }
 
+    /// Workers not on the sleeper list (running, searching or about to).
+    pub(super) fn num_unparked(&self) -> usize {
+        // A read-modify-write for the same reason as in `should_notify`:
+        // this read is one side of a handshake (`lifo_watch.rs`).
+        Idle::unparked(self.state.fetch_add(0, SeqCst))
+    }
+
     /// A worker with nothing to run wants to search others' queues. Refused
     /// when half the workers already search.
     pub(super) fn transition_to_searching(&self) -> bool {
@@ -134,7 +141,7 @@ impl Idle {
     }
 
     /// Whether `worker` is on the sleeper list.
-    #[cfg(test)]
+    #[cfg(all(test, not(loom)))]
     pub(super) fn is_parked(&self, worker: usize) -> bool {
         let sleepers = self.sleepers.lock().unwrap_or_else(|e| e.into_inner());
         sleepers.contains(&worker)

@@ -166,6 +166,66 @@ fn self_wake_racing_a_notifier_keeps_the_counts() {
     });
 }
 
+/// A driver that only records whether it was unparked.
+struct RecordingDriver(std::sync::Arc<RecordUnpark>);
+
+struct RecordUnpark(AtomicBool);
+
+impl crate::runtime::driver::Unpark for RecordUnpark {
+    fn unpark(&self) {
+        self.0.store(true, SeqCst);
+    }
+}
+
+impl crate::runtime::driver::Driver for RecordingDriver {
+    fn park(&mut self, _timeout: Option<std::time::Duration>) {}
+
+    fn unparker(&self) -> std::sync::Arc<dyn crate::runtime::driver::Unpark> {
+        self.0.clone()
+    }
+
+    fn shutdown(&mut self) {}
+}
+
+/// The LIFO watch handshake: a worker about to block on the driver while
+/// another worker is being woken to run. Either the holder sees a running
+/// worker and blocks with a deadline (so it will look at the LIFO slots),
+/// or the woken worker sees an unwatched driver and wakes its holder.
+#[test]
+fn driver_holder_watches_or_is_woken_when_a_worker_starts() {
+    use super::lifo_watch::{LifoWatch, Watching};
+    use super::park::DriverWatch;
+    loom::model(|| {
+        let record = std::sync::Arc::new(RecordUnpark(AtomicBool::new(false)));
+        let driver = std::sync::Arc::new(SharedDriver::new(Box::new(RecordingDriver(
+            record.clone(),
+        ))));
+        let idle = std::sync::Arc::new(Idle::new(2));
+        let watch = std::sync::Arc::new(LifoWatch::new());
+        // Both workers sleep; worker 0 is about to block on the driver.
+        assert!(!idle.transition_to_parked(1, false));
+        assert!(!idle.transition_to_parked(0, false));
+        let notifier = {
+            let (idle, watch, driver) = (idle.clone(), watch.clone(), driver.clone());
+            thread::spawn(move || {
+                // A remote spawn wakes a sleeper (as `notify_parked` does).
+                assert!(idle.worker_to_notify().is_some(), "both workers sleep");
+                watch.worker_started(&driver);
+            })
+        };
+        let timeout = Watching {
+            watch: &watch,
+            idle: &idle,
+        }
+        .before_driver_park(None);
+        notifier.join().unwrap();
+        assert!(
+            timeout.is_some() || record.0.load(SeqCst),
+            "the driver's holder blocks without a deadline and nobody woke it"
+        );
+    });
+}
+
 struct OverflowSink(Mutex<Vec<u32>>);
 
 impl super::queue::Overflow<u32> for OverflowSink {

@@ -2,7 +2,7 @@
 //!
 //! Each worker thread owns a `Core`: a local run queue (a crossbeam-deque
 //! worker end, stealable from the other end), a LIFO slot that other
-//! workers may also take from, and its tick. Tasks woken on a worker go to
+//! workers take from only when it is stranded (`lifo_watch.rs`), and its tick. Tasks woken on a worker go to
 //! its LIFO slot (the woken task often shares the waker's data, still in
 //! cache); older work goes to the back of the local queue. Work from outside
 //! the pool enters through the injector. A worker with nothing to run
@@ -10,6 +10,7 @@
 //! anywhere; `idle.rs` decides who to wake.
 
 mod idle;
+mod lifo_watch;
 #[cfg(all(test, loom))]
 mod loom_models;
 mod park;
@@ -26,6 +27,7 @@ use crate::task::list::OwnedTasks;
 use crate::task::{Header, Id, JoinHandle, Notified, Schedule, Task};
 use crossbeam_deque::Injector;
 use idle::Idle;
+use lifo_watch::LifoWatch;
 use park::{Parker, SharedDriver};
 use std::any::Any;
 use std::future::Future;
@@ -48,6 +50,8 @@ struct Shared {
     closed: AtomicBool,
     owned: OwnedTasks<Arc<Handle>>,
     idle: Idle,
+    /// Whether the driver's holder watches for stranded LIFO tasks.
+    lifo_watch: LifoWatch,
     driver: Arc<SharedDriver>,
     /// Cores handed back by exiting workers; the last one in cleans up.
     shutdown_cores: Mutex<Vec<Core>>,
@@ -80,7 +84,7 @@ impl Handle {
         let mut remotes = Vec::with_capacity(num_workers);
         for index in 0..num_workers {
             let parker = Parker::new(driver.clone());
-            let (core, remote) = Core::new(index, parker, &common);
+            let (core, remote) = Core::new(index, num_workers, parker, &common);
             cores.push(core);
             remotes.push(remote);
         }
@@ -91,6 +95,7 @@ impl Handle {
                 closed: AtomicBool::new(false),
                 owned: OwnedTasks::new(num_workers * 4),
                 idle: Idle::new(num_workers),
+                lifo_watch: LifoWatch::new(),
                 driver,
                 shutdown_cores: Mutex::new(Vec::with_capacity(num_workers)),
                 finished: (Mutex::new(false), Condvar::new()),
@@ -246,6 +251,7 @@ impl Handle {
     fn notify_parked(&self) {
         if let Some(index) = self.shared.idle.worker_to_notify() {
             self.shared.remotes[index].unpark();
+            self.shared.lifo_watch.worker_started(&self.shared.driver);
         }
     }
 }

@@ -48,6 +48,12 @@ impl SharedDriver {
         }
     }
 
+    /// Wakes whichever worker blocks on the driver, if one does (otherwise
+    /// the next driver park returns at once).
+    pub(crate) fn unpark_driver(&self) {
+        self.unpark.unpark();
+    }
+
     /// Shuts the driver down once (the last worker out calls this).
     pub(crate) fn shutdown(&self) {
         let mut guard = self.driver.lock().unwrap_or_else(|e| e.into_inner());
@@ -71,7 +77,13 @@ impl Parker {
 
     /// Blocks until unparked (or, on the driver, until an event or timeout).
     pub(crate) fn park(&self, timeout: Option<Duration>) {
-        self.inner.park(timeout);
+        self.inner.park(timeout, &NoWatch);
+    }
+
+    /// Like [`park`](Parker::park), but when this worker gets the driver,
+    /// `watch` may shorten the time it blocks there (see `lifo_watch.rs`).
+    pub(crate) fn park_watching(&self, timeout: Option<Duration>, watch: &dyn DriverWatch) {
+        self.inner.park(timeout, watch);
     }
 
     /// Wakes the worker if parked, or makes its next park return at once.
@@ -80,8 +92,27 @@ impl Parker {
     }
 }
 
+/// What a worker does around blocking on the driver: called with the
+/// driver held, before blocking (to choose the timeout) and after.
+pub(crate) trait DriverWatch {
+    /// The timeout to block on the driver with, given the caller's.
+    fn before_driver_park(&self, timeout: Option<Duration>) -> Option<Duration>;
+    /// The driver park returned.
+    fn after_driver_park(&self);
+}
+
+struct NoWatch;
+
+impl DriverWatch for NoWatch {
+    fn before_driver_park(&self, timeout: Option<Duration>) -> Option<Duration> {
+        timeout
+    }
+
+    fn after_driver_park(&self) {}
+}
+
 impl Inner {
-    fn park(&self, timeout: Option<Duration>) {
+    fn park(&self, timeout: Option<Duration>, watch: &dyn DriverWatch) {
         // A pending notification: consume it and return.
         if self
             .state
@@ -92,7 +123,9 @@ impl Inner {
         }
         if let Ok(mut driver) = self.shared.driver.try_lock() {
             if let Some(driver) = driver.as_mut() {
-                self.park_driver(driver.as_mut(), timeout);
+                let driver_timeout = watch.before_driver_park(timeout);
+                self.park_driver(driver.as_mut(), driver_timeout);
+                watch.after_driver_park();
                 return;
             }
         }

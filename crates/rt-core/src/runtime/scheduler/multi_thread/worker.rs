@@ -7,10 +7,11 @@
 //! steal; failing that, park.
 //!
 //! The LIFO slot lives in the worker's shared `Remote`, so that a task put
-//! there is not stranded when its worker is stuck in a long poll: searching
-//! workers take it after they found nothing in the queues.
+//! there is not stranded when its worker is stuck in a long poll: the
+//! worker watching from the driver takes it (`lifo_watch.rs`).
 
 use super::idle::WakeUp;
+use super::lifo_watch::{SlotSightings, Watching};
 use super::queue::{self, Overflow};
 use super::{Handle, Parker};
 use crate::runtime::metrics::{WorkerClock, WorkerMetrics};
@@ -21,7 +22,7 @@ use crossbeam_deque::{Injector, Steal};
 use std::cell::RefCell;
 use std::io;
 use std::ptr::{self, NonNull};
-use std::sync::atomic::{AtomicPtr, Ordering};
+use std::sync::atomic::{AtomicPtr, AtomicU32, Ordering};
 use std::sync::Arc;
 
 type Task = Notified<Arc<Handle>>;
@@ -51,6 +52,8 @@ pub(crate) struct Core {
     rand: FastRand,
     /// Feeds the busy-time and wake-up counters.
     clock: WorkerClock,
+    /// What this worker saw in the others' LIFO slots while watching.
+    sightings: SlotSightings,
 }
 
 /// What other threads may reach of a worker.
@@ -68,22 +71,30 @@ pub(crate) struct Context {
     core: RefCell<Option<Box<Core>>>,
 }
 
-/// A one-task slot that the owner and thieves both take from with a swap,
-/// so exactly one of them gets a given task.
+/// A one-task slot that the owner and a watcher rescuing a stranded task
+/// both take from with a swap, so exactly one of them gets a given task.
 struct LifoSlot {
     task: AtomicPtr<Header>,
+    /// Puts so far (written by the owner only): a watcher that sees the
+    /// same count twice knows the slot held one task all along.
+    puts: AtomicU32,
 }
 
 impl LifoSlot {
     fn new() -> LifoSlot {
         LifoSlot {
             task: AtomicPtr::new(ptr::null_mut()),
+            puts: AtomicU32::new(0),
         }
     }
 
     /// Puts `task` in the slot and returns the task it displaced.
     fn put(&self, task: Task) -> Option<Task> {
         let raw = task.into_raw().as_ptr();
+        // Counted before the swap publishes the task, so that a `stamp`
+        // that sees the new task also sees the new count.
+        let puts = self.puts.load(Ordering::Relaxed);
+        self.puts.store(puts.wrapping_add(1), Ordering::Relaxed);
         let prev = self.task.swap(raw, Ordering::AcqRel);
         // SAFETY: non-null pointers in the slot came from `into_raw`.
         NonNull::new(prev).map(|p| unsafe { Notified::from_raw(p) })
@@ -101,6 +112,14 @@ impl LifoSlot {
     fn is_empty(&self) -> bool {
         self.task.load(Ordering::Acquire).is_null()
     }
+
+    /// The put count, if the slot holds a task.
+    fn stamp(&self) -> Option<u32> {
+        if self.is_empty() {
+            return None;
+        }
+        Some(self.puts.load(Ordering::Relaxed))
+    }
 }
 
 impl Drop for LifoSlot {
@@ -112,6 +131,7 @@ impl Drop for LifoSlot {
 impl Core {
     pub(super) fn new(
         index: usize,
+        num_workers: usize,
         parker: Parker,
         common: &scheduler::Common,
     ) -> (Box<Core>, Remote) {
@@ -134,6 +154,7 @@ impl Core {
             parker,
             rand: FastRand::from_seed(common.seed_generator.next_seed()),
             clock: WorkerClock::start(),
+            sightings: SlotSightings::new(num_workers),
         });
         (core, remote)
     }
@@ -199,7 +220,7 @@ impl Core {
     }
 
     /// Looks for work elsewhere: other workers' queues (half of each, from a
-    /// random victim on), the injector, then stranded LIFO tasks.
+    /// random victim on), then the injector.
     fn steal_work(&mut self, handle: &Handle) -> Option<Task> {
         if !self.is_searching {
             if !handle.shared.idle.transition_to_searching() {
@@ -233,11 +254,23 @@ impl Core {
                 break;
             }
         }
-        for i in 0..n {
-            let victim = (start + i) % n;
-            if victim != self.index {
-                if let Some(task) = remotes[victim].lifo.take() {
-                    remotes[self.index].metrics.count_steal(1);
+        // Other workers' LIFO slots are left alone: their owners run them
+        // next, and a stranded one is rescued by the driver's watcher.
+        None
+    }
+
+    /// Takes another worker's LIFO task that has sat in its slot for a
+    /// watch interval (its worker is stuck in a long poll).
+    fn rescue_stranded(&mut self, handle: &Handle) -> Option<Task> {
+        let now = std::time::Instant::now();
+        for (i, remote) in handle.shared.remotes.iter().enumerate() {
+            if i == self.index {
+                continue;
+            }
+            if self.sightings.is_stranded(i, remote.lifo.stamp(), now) {
+                self.sightings.forget(i);
+                if let Some(task) = remote.lifo.take() {
+                    handle.shared.remotes[self.index].metrics.count_steal(1);
                     return Some(task);
                 }
             }
@@ -473,7 +506,7 @@ impl Context {
             if let Some(f) = &config.before_park {
                 f();
             }
-            core = self.park_with(core, None);
+            core = self.park_watching(core);
             metrics.after_unpark(&mut core.clock);
             if let Some(f) = &config.after_unpark {
                 f();
@@ -483,6 +516,9 @@ impl Context {
                 handle.shared.idle.unpark_worker_by_id(core.index);
                 return core;
             }
+            if let Some(task) = core.rescue_stranded(handle) {
+                core.push_local(task, handle);
+            }
             let has_local_work = core.has_local_work(handle);
             match handle.shared.idle.wake_up(core.index, has_local_work) {
                 // Woken to look for work, and counted as searching.
@@ -490,12 +526,36 @@ impl Context {
                     core.is_searching = true;
                     return core;
                 }
-                // The driver woke tasks onto this worker.
-                WakeUp::OwnWork => return core,
+                // The driver woke tasks onto this worker, or it rescued one.
+                WakeUp::OwnWork => {
+                    handle
+                        .shared
+                        .lifo_watch
+                        .worker_started(&handle.shared.driver);
+                    return core;
+                }
                 // Spurious wake-up: still on the sleeper list.
                 WakeUp::Spurious => {}
             }
         }
+    }
+
+    /// Blocks until woken, with the core back in the context (as in
+    /// `park_with`); if this worker gets the driver while others run, it
+    /// blocks there for at most a watch interval (`lifo_watch.rs`).
+    fn park_watching(&self, mut core: Box<Core>) -> Box<Core> {
+        let parker = core.parker.clone();
+        core.in_park = true;
+        *self.core.borrow_mut() = Some(core);
+        let shared = &self.handle.shared;
+        parker.park_watching(
+            None,
+            &Watching {
+                watch: &shared.lifo_watch,
+                idle: &shared.idle,
+            },
+        );
+        self.back_from_park()
     }
 
     /// Parks with the core back in the context, so that wakers fired by the
@@ -510,6 +570,12 @@ impl Context {
         core.in_park = true;
         *self.core.borrow_mut() = Some(core);
         parker.park(timeout);
+        self.back_from_park()
+    }
+
+    /// Takes the core back after a park; shares tasks the driver woke onto
+    /// it beyond the one in the LIFO slot.
+    fn back_from_park(&self) -> Box<Core> {
         let mut core = self
             .core
             .borrow_mut()
@@ -525,10 +591,12 @@ impl Context {
 
 fn notify_if_work_pending(handle: &Handle, me: usize) {
     let remotes = &handle.shared.remotes;
+    // LIFO slots do not count: their owners run them (or the watcher
+    // rescues them), so waking a searcher for them would be in vain.
     let pending = remotes
         .iter()
         .enumerate()
-        .any(|(i, r)| i != me && (!r.stealer.is_empty() || !r.lifo.is_empty()))
+        .any(|(i, r)| i != me && !r.stealer.is_empty())
         || !handle.shared.injector.is_empty();
     if pending {
         handle.notify_parked();
@@ -568,6 +636,12 @@ fn schedule_local(handle: &Handle, core: &mut Core, task: Task, is_yield: bool) 
         core.push_local(task, handle);
     } else if let Some(prev) = handle.shared.remotes[core.index].lifo.put(task) {
         core.push_local(prev, handle);
+    } else {
+        // Only the LIFO slot holds it: this worker runs it once the current
+        // poll returns, and should that poll hang, the driver's watcher
+        // takes it (`lifo_watch.rs`). Waking a sleeper for it would only
+        // move the task to another thread.
+        return;
     }
     if core.in_park {
         // Woken by the driver this worker is parked on: `park_with` shares
