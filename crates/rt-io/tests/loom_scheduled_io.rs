@@ -1,12 +1,14 @@
 //! Loom models of a resource's readiness word and waiter protocol: a stale
 //! clear never erases a newer event, and no waiter (slot waker or listed
 //! `readiness` future) misses the event or the shutdown that ends its wait.
+//! An error event ends read and write waits of both kinds, and a read wait
+//! that consumes it leaves `ERROR` to the waits that asked for errors.
 #![cfg(loom)]
 
 use loom::future::block_on;
 use rt_core::loom::sync::Arc;
 use rt_core::loom::thread;
-use rt_io::reactor::{Direction, ScheduledIo};
+use rt_io::reactor::{Direction, ScheduledIo, ERROR_EVENT};
 use rt_io::{Interest, Ready};
 use std::future::{poll_fn, Future};
 use std::task::Poll;
@@ -110,5 +112,50 @@ fn shutdown_wakes_both_kinds_of_waiter() {
         io.shutdown();
         assert!(listed.join().unwrap());
         assert!(slot.join().unwrap());
+    });
+}
+
+#[test]
+fn error_event_wakes_a_slot_reader_and_a_listed_writer() {
+    loom::model(|| {
+        let io = Arc::new(ScheduledIo::new());
+        let driver = {
+            let io = io.clone();
+            thread::spawn(move || io.set_readiness(1, ERROR_EVENT))
+        };
+        let writer = {
+            let io = io.clone();
+            thread::spawn(move || block_on(io.readiness(Interest::WRITABLE)).ready)
+        };
+        let read = block_on(poll_fn(|cx| io.poll_readiness(cx, Direction::Read)));
+        assert!(read.ready.is_error() && read.ready.is_readable());
+        let write = writer.join().unwrap();
+        assert!(write.is_error() && write.is_writable());
+        driver.join().unwrap();
+    });
+}
+
+#[test]
+fn read_clear_keeps_error_for_an_error_wait_and_a_newer_error() {
+    loom::model(|| {
+        let io = Arc::new(ScheduledIo::new());
+        io.set_readiness(1, ERROR_EVENT);
+        // A receive was handed the error of tick 1, found the kernel's error
+        // already taken, and clears, while a second error arrives.
+        let seen = io.ready_event(Interest::READABLE);
+        let driver = {
+            let io = io.clone();
+            thread::spawn(move || io.set_readiness(2, ERROR_EVENT))
+        };
+        let error_wait = {
+            let io = io.clone();
+            thread::spawn(move || block_on(io.readiness(Interest::ERROR)).ready)
+        };
+        io.clear_readiness(seen);
+        driver.join().unwrap();
+        assert!(error_wait.join().unwrap().is_error());
+        // The newer error still ends the next read wait.
+        assert!(io.ready_event(Interest::READABLE).ready.is_error());
+        assert!(io.ready_event(Interest::ERROR).ready.is_error());
     });
 }

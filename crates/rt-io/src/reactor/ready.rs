@@ -1,18 +1,46 @@
 //! `Ready` and `Interest`: which I/O events a resource saw, and which ones an
 //! operation waits for.
+//!
+//! # Error readiness
+//!
+//! An error event (say, an ICMP port-unreachable answering a datagram of a
+//! connected UDP socket) often comes with no readable or writable event at
+//! all, yet the next read or write returns the error instead of blocking.
+//! So the driver records it twice: as `ERROR`, which only waits that asked
+//! for `Interest::ERROR` see, and as an I/O error bit that ends every wait
+//! for reading or writing. The two are consumed apart. A read or write that
+//! would block has seen no pending error (the kernel reports a pending
+//! socket error before it reports `EAGAIN`), so its clear takes the I/O
+//! error bit, and a wait that follows blocks instead of spinning on a stale
+//! error; `ERROR` stays for the waits that asked for errors (the error
+//! queue, say, is not drained by plain reads).
 
 use std::fmt;
 use std::ops;
 
-const READABLE: u16 = 0b00_0001;
-const WRITABLE: u16 = 0b00_0010;
-const READ_CLOSED: u16 = 0b00_0100;
-const WRITE_CLOSED: u16 = 0b00_1000;
-const PRIORITY: u16 = 0b01_0000;
-const ERROR: u16 = 0b10_0000;
+const READABLE: u16 = 0b000_0001;
+const WRITABLE: u16 = 0b000_0010;
+const READ_CLOSED: u16 = 0b000_0100;
+const WRITE_CLOSED: u16 = 0b000_1000;
+const PRIORITY: u16 = 0b001_0000;
+const ERROR: u16 = 0b010_0000;
+/// The error as waits for reading or writing see it (see the module docs).
+const IO_ERROR: u16 = 0b100_0000;
+
+/// What the driver records for an error event: [`Ready::ERROR`] and the
+/// error bit that ends waits for reading and writing. Public for the loom
+/// models, which play the driver.
+pub const ERROR_EVENT: Ready = Ready(ERROR | IO_ERROR);
 
 /// The readiness a resource reported: a set of events seen since the last
 /// time an operation found it would block.
+///
+/// A pending error ends waits for reading and writing too, and the
+/// readiness such a wait returns then says so: `is_error` is true, and so
+/// are `is_readable` and `is_writable`, since the operation will not block
+/// (it returns the error). Such a value carries a bit of its own, so test
+/// readiness with the `is_*` methods rather than comparing it with the
+/// constants.
 #[derive(Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub struct Ready(u16);
 
@@ -29,25 +57,30 @@ impl Ready {
     pub const WRITE_CLOSED: Ready = Ready(WRITE_CLOSED);
     /// Priority (out-of-band) data is available.
     pub const PRIORITY: Ready = Ready(PRIORITY);
-    /// An error is pending on the resource.
+    /// An error is pending on the resource; what a wait for
+    /// [`Interest::ERROR`] returns.
     pub const ERROR: Ready = Ready(ERROR);
     /// Every readiness.
     pub const ALL: Ready =
-        Ready(READABLE | WRITABLE | READ_CLOSED | WRITE_CLOSED | PRIORITY | ERROR);
+        Ready(READABLE | WRITABLE | READ_CLOSED | WRITE_CLOSED | PRIORITY | ERROR | IO_ERROR);
 
     /// Whether no readiness is set.
     pub fn is_empty(self) -> bool {
         self.0 == 0
     }
 
-    /// Whether the readable bit is set.
+    /// Whether a read may go ahead without blocking: the resource is
+    /// readable, its read half is closed (the read sees the end), or an
+    /// error ended a wait for reading (the read returns the error).
     pub fn is_readable(self) -> bool {
-        self.0 & (READABLE | READ_CLOSED) != 0
+        self.0 & (READABLE | READ_CLOSED | IO_ERROR) != 0
     }
 
-    /// Whether the writable bit is set.
+    /// Whether a write may go ahead without blocking: the resource is
+    /// writable, its write half is closed, or an error ended a wait for
+    /// writing (the write returns the error).
     pub fn is_writable(self) -> bool {
-        self.0 & (WRITABLE | WRITE_CLOSED) != 0
+        self.0 & (WRITABLE | WRITE_CLOSED | IO_ERROR) != 0
     }
 
     /// Whether the read half was closed.
@@ -65,20 +98,27 @@ impl Ready {
         self.0 & PRIORITY != 0
     }
 
-    /// Whether an error is pending.
+    /// Whether an error is pending: either what a wait for
+    /// [`Interest::ERROR`] returned, or an error that ended a wait for
+    /// reading or writing.
     pub fn is_error(self) -> bool {
-        self.0 & ERROR != 0
+        self.0 & (ERROR | IO_ERROR) != 0
     }
 
     /// The readiness that satisfies `interest`: the interest's own events
     /// plus the closed/error events that end a wait for them.
-    pub(crate) fn from_interest(interest: Interest) -> Ready {
+    ///
+    /// A priority wait is not ended by an error alone: an out-of-band read
+    /// need not report a pending socket error, so it could consume the error
+    /// readiness (on `WouldBlock`) while the error is still pending for the
+    /// readers and writers.
+    pub(crate) const fn from_interest(interest: Interest) -> Ready {
         let mut bits = 0;
         if interest.is_readable() {
-            bits |= READABLE | READ_CLOSED;
+            bits |= READABLE | READ_CLOSED | IO_ERROR;
         }
         if interest.is_writable() {
-            bits |= WRITABLE | WRITE_CLOSED;
+            bits |= WRITABLE | WRITE_CLOSED | IO_ERROR;
         }
         if interest.is_priority() {
             bits |= PRIORITY | READ_CLOSED;
@@ -97,6 +137,23 @@ impl Ready {
     /// Whether `self` satisfies `interest`.
     pub(crate) fn satisfies(self, interest: Interest) -> bool {
         !self.intersection(interest).is_empty()
+    }
+
+    /// Whether `self` and `other` share a bit.
+    pub(crate) fn intersects(self, other: Ready) -> bool {
+        self.0 & other.0 != 0
+    }
+
+    /// The bits of a readiness that clearing `self` takes away: `self`,
+    /// plus the error that ended a read or write wait when `self` names read
+    /// or write readiness (the read or write that would block has seen no
+    /// pending error).
+    pub(crate) fn clear_mask(self) -> Ready {
+        if self.is_readable() || self.is_writable() {
+            Ready(self.0 | IO_ERROR)
+        } else {
+            self
+        }
     }
 
     /// Converts a mio event.
@@ -118,9 +175,33 @@ impl Ready {
             bits |= PRIORITY;
         }
         if event.is_error() {
-            bits |= ERROR;
+            bits |= ERROR_EVENT.0;
         }
-        Ready(bits)
+        Ready(bits).without_inferred_write_closed()
+    }
+
+    /// Drops the write-closed bit that mio's epoll backend infers from an
+    /// error event without a hang-up (`EPOLLERR` alone, or with `EPOLLOUT`).
+    ///
+    /// Closed bits are final here, so taking that inference would mark a
+    /// resource that is still usable (a UDP socket after an ICMP error, a
+    /// TCP connection after a soft error) closed for good, and a write that
+    /// would block would then find it ready again at once, spinning. The
+    /// error readiness already ends every read and write wait. A hang-up
+    /// (`EPOLLHUP`) also sets read-closed, so a real closure keeps its bit.
+    #[cfg(any(target_os = "linux", target_os = "android"))]
+    fn without_inferred_write_closed(self) -> Ready {
+        if self.0 & ERROR != 0 && self.0 & READ_CLOSED == 0 {
+            Ready(self.0 & !WRITE_CLOSED)
+        } else {
+            self
+        }
+    }
+
+    /// Other pollers report write-closed only for a real closure.
+    #[cfg(not(any(target_os = "linux", target_os = "android")))]
+    fn without_inferred_write_closed(self) -> Ready {
+        self
     }
 
     pub(crate) const fn as_usize(self) -> usize {
@@ -176,7 +257,10 @@ impl Interest {
     pub const WRITABLE: Interest = Interest(2);
     /// Wait for priority data (Linux `EPOLLPRI`).
     pub const PRIORITY: Interest = Interest(4);
-    /// Wait for an error condition.
+    /// Wait for an error condition. Errors also end waits for reading and
+    /// writing (see [`Ready`]); this interest is for errors no read or write
+    /// consumes, such as the entries of a socket's error queue
+    /// (`MSG_ERRQUEUE`): its readiness stays until a wait for it is cleared.
     pub const ERROR: Interest = Interest(8);
 
     /// Whether the interest includes readable.
@@ -286,6 +370,54 @@ mod tests {
             (Ready::READABLE | Ready::PRIORITY).intersection(both),
             Ready::READABLE
         );
+    }
+
+    #[test]
+    fn an_error_event_ends_read_and_write_waits() {
+        let event = ERROR_EVENT;
+        for interest in [
+            Interest::READABLE,
+            Interest::WRITABLE,
+            Interest::ERROR,
+            Interest::READABLE | Interest::WRITABLE,
+        ] {
+            assert!(event.satisfies(interest), "{interest:?}");
+            let seen = event.intersection(interest);
+            assert!(seen.is_error(), "{interest:?}");
+        }
+        assert!(!event.satisfies(Interest::PRIORITY));
+        // A read or write wait sees the I/O error bit only, not ERROR.
+        let read = event.intersection(Interest::READABLE);
+        assert!(read.is_readable() && read.is_writable());
+        assert!((read - Ready::ERROR) == read);
+        // An error wait sees ERROR only.
+        let error = event.intersection(Interest::ERROR);
+        assert_eq!(error, Ready::ERROR);
+        assert!(!error.is_readable() && !error.is_writable());
+    }
+
+    #[test]
+    fn clearing_read_or_write_readiness_takes_the_io_error() {
+        let read = ERROR_EVENT.intersection(Interest::READABLE);
+        assert!(Ready::READABLE.clear_mask().intersects(read));
+        assert!(Ready::WRITABLE.clear_mask().intersects(read));
+        assert!(!Ready::ERROR.clear_mask().intersects(read));
+        assert!(!Ready::PRIORITY.clear_mask().intersects(read));
+        assert_eq!(Ready::ERROR.clear_mask(), Ready::ERROR);
+    }
+
+    #[cfg(any(target_os = "linux", target_os = "android"))]
+    #[test]
+    fn an_error_without_hang_up_is_not_a_closure() {
+        let inferred = Ready::WRITABLE | Ready::WRITE_CLOSED | ERROR_EVENT;
+        assert_eq!(
+            inferred.without_inferred_write_closed(),
+            Ready::WRITABLE | ERROR_EVENT
+        );
+        let hang_up = Ready::READ_CLOSED | Ready::WRITE_CLOSED | ERROR_EVENT;
+        assert_eq!(hang_up.without_inferred_write_closed(), hang_up);
+        let no_error = Ready::WRITE_CLOSED;
+        assert_eq!(no_error.without_inferred_write_closed(), no_error);
     }
 
     #[test]

@@ -50,10 +50,13 @@ pub enum Direction {
 }
 
 impl Direction {
+    /// The readiness that ends a wait in this direction.
     fn mask(self) -> Ready {
+        const READ: Ready = Ready::from_interest(Interest::READABLE);
+        const WRITE: Ready = Ready::from_interest(Interest::WRITABLE);
         match self {
-            Direction::Read => Ready::READABLE | Ready::READ_CLOSED,
-            Direction::Write => Ready::WRITABLE | Ready::WRITE_CLOSED,
+            Direction::Read => READ,
+            Direction::Write => WRITE,
         }
     }
 }
@@ -193,10 +196,10 @@ impl ScheduledIo {
     fn wake(&self, ready: Ready) {
         let mut batch = WakeList::new();
         let mut waiters = self.waiters.lock().unwrap_or_else(|e| e.into_inner());
-        if !(ready - Ready::WRITABLE - Ready::WRITE_CLOSED).is_empty() {
+        if ready.intersects(Direction::Read.mask()) {
             batch.extend(waiters.reader.take());
         }
-        if !(ready - Ready::READABLE - Ready::READ_CLOSED - Ready::PRIORITY).is_empty() {
+        if ready.intersects(Direction::Write.mask()) {
             batch.extend(waiters.writer.take());
         }
         loop {
@@ -276,7 +279,10 @@ impl ScheduledIo {
     }
 
     /// Clears the readiness in `event` unless a later turn has set new
-    /// readiness since. Closed bits are final and never cleared.
+    /// readiness since. Closed bits are final and never cleared; error bits
+    /// are cleared like the others, but only those `event` holds: a read or
+    /// write wait holds the error bit of reads and writes, never the
+    /// `ERROR` that waits for `Interest::ERROR` are owed.
     pub fn clear_readiness(&self, event: ReadyEvent) {
         let clear = event.ready - Ready::READ_CLOSED - Ready::WRITE_CLOSED;
         let mut current = self.readiness.load(Ordering::Acquire);
@@ -476,7 +482,112 @@ impl Drop for Readiness<'_> {
 
 #[cfg(all(test, not(loom)))]
 mod tests {
+    use super::super::ready::ERROR_EVENT;
     use super::*;
+    use std::sync::atomic::AtomicUsize as StdAtomicUsize;
+    use std::sync::Arc;
+    use std::task::Wake;
+
+    /// A waker that counts its wakes.
+    struct Count(StdAtomicUsize);
+
+    impl Wake for Count {
+        fn wake(self: Arc<Self>) {
+            self.0.fetch_add(1, Ordering::SeqCst);
+        }
+    }
+
+    fn counting_waker() -> (Arc<Count>, Waker) {
+        let count = Arc::new(Count(StdAtomicUsize::new(0)));
+        (count.clone(), Waker::from(count))
+    }
+
+    fn woken(count: &Count) -> bool {
+        count.0.load(Ordering::SeqCst) > 0
+    }
+
+    #[test]
+    fn an_error_event_wakes_readers_and_writers_of_both_kinds() {
+        let io = ScheduledIo::new();
+        let (reader, reader_waker) = counting_waker();
+        let (writer, writer_waker) = counting_waker();
+        let read_cx = &mut Context::from_waker(&reader_waker);
+        let write_cx = &mut Context::from_waker(&writer_waker);
+        assert!(io.poll_readiness(read_cx, Direction::Read).is_pending());
+        assert!(io.poll_readiness(write_cx, Direction::Write).is_pending());
+
+        let mut listed = Vec::new();
+        for interest in [Interest::READABLE, Interest::WRITABLE, Interest::ERROR] {
+            let (count, waker) = counting_waker();
+            let mut fut = Box::pin(io.readiness(interest));
+            assert!(fut
+                .as_mut()
+                .poll(&mut Context::from_waker(&waker))
+                .is_pending());
+            listed.push((interest, count, fut));
+        }
+        let (priority, priority_waker) = counting_waker();
+        let mut priority_fut = Box::pin(io.readiness(Interest::PRIORITY));
+        let priority_cx = &mut Context::from_waker(&priority_waker);
+        assert!(priority_fut.as_mut().poll(priority_cx).is_pending());
+
+        io.set_readiness(1, ERROR_EVENT);
+
+        assert!(woken(&reader) && woken(&writer));
+        let Poll::Ready(event) = io.poll_readiness(read_cx, Direction::Read) else {
+            panic!("a read wait is not ended by an error");
+        };
+        assert!(event.ready.is_error() && event.ready.is_readable());
+        let Poll::Ready(event) = io.poll_readiness(write_cx, Direction::Write) else {
+            panic!("a write wait is not ended by an error");
+        };
+        assert!(event.ready.is_error() && event.ready.is_writable());
+        for (interest, count, mut fut) in listed {
+            assert!(woken(&count), "{interest:?}");
+            let waker = Waker::from(count);
+            let Poll::Ready(event) = fut.as_mut().poll(&mut Context::from_waker(&waker)) else {
+                panic!("a wait for {interest:?} is not ended by an error");
+            };
+            assert!(event.ready.is_error(), "{interest:?}");
+        }
+        // Out-of-band reads need not report the error: priority waits are
+        // left to the priority and closed bits.
+        assert!(!woken(&priority));
+        assert!(priority_fut.as_mut().poll(priority_cx).is_pending());
+    }
+
+    #[test]
+    fn a_read_that_would_block_keeps_error_for_error_waits() {
+        let io = ScheduledIo::new();
+        io.set_readiness(1, ERROR_EVENT | Ready::WRITABLE);
+        let read = io.ready_event(Interest::READABLE);
+        assert!(read.ready.is_error());
+        io.clear_readiness(read);
+        // The read wait consumed its error: reads wait again.
+        assert!(io.ready_event(Interest::READABLE).ready.is_empty());
+        let (_, waker) = counting_waker();
+        let cx = &mut Context::from_waker(&waker);
+        assert!(io.poll_readiness(cx, Direction::Read).is_pending());
+        // Writes still have their own readiness, but no error any more.
+        let write = io.ready_event(Interest::WRITABLE);
+        assert_eq!(write.ready, Ready::WRITABLE);
+        // An error wait is still owed the event until it clears it.
+        let error = io.ready_event(Interest::ERROR);
+        assert_eq!(error.ready, Ready::ERROR);
+        io.clear_readiness(error);
+        assert!(io.ready_event(Interest::ERROR).ready.is_empty());
+        assert_eq!(io.ready_event(Interest::WRITABLE).ready, Ready::WRITABLE);
+    }
+
+    #[test]
+    fn a_stale_clear_keeps_a_newer_error() {
+        let io = ScheduledIo::new();
+        io.set_readiness(1, ERROR_EVENT);
+        let old = io.ready_event(Interest::READABLE);
+        io.set_readiness(2, ERROR_EVENT);
+        io.clear_readiness(old);
+        assert!(io.ready_event(Interest::READABLE).ready.is_error());
+    }
 
     #[test]
     fn ticks_wrap_within_their_field() {

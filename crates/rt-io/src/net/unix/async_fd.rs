@@ -315,9 +315,12 @@ impl<T: AsRawFd> Drop for AsyncFd<T> {
     }
 }
 
-/// Clears `event`'s readiness, restricted to `ready`.
+/// Clears `event`'s readiness, restricted to `ready`. Naming read or write
+/// readiness also clears an error that ended the wait: the read or write
+/// that would block has seen no pending error, and leaving the bit would
+/// make the next wait return at once.
 fn clear_matching(registration: &Registration, event: ReadyEvent, ready: Ready) {
-    let matching = event.ready - (event.ready - ready);
+    let matching = event.ready - (event.ready - ready.clear_mask());
     registration.clear_readiness(ReadyEvent {
         ready: matching,
         ..event
@@ -334,6 +337,10 @@ impl<'a, T: AsRawFd> AsyncFdReadyGuard<'a, T> {
     }
 
     /// Clears only the `ready` part of the readiness this guard holds.
+    /// Clearing read or write readiness (`Ready::READABLE`,
+    /// `Ready::WRITABLE`) also clears a pending error that ended the wait;
+    /// `Ready::ERROR` from a wait for [`Interest::ERROR`] is cleared only by
+    /// naming it.
     pub fn clear_ready_matching(&mut self, ready: Ready) {
         if let Some(event) = self.event {
             clear_matching(&self.async_fd.registration, event, ready);
@@ -345,7 +352,9 @@ impl<'a, T: AsRawFd> AsyncFdReadyGuard<'a, T> {
         self.event = None;
     }
 
-    /// The readiness this guard holds.
+    /// The readiness this guard holds. A pending error ends waits for
+    /// reading and writing: the readiness is then `is_error`, `is_readable`
+    /// and `is_writable` (the I/O returns the error).
     pub fn ready(&self) -> Ready {
         self.event.map_or(Ready::EMPTY, |e| e.ready)
     }
