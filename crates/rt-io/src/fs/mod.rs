@@ -6,14 +6,14 @@
 //! A hop to the pool costs far more than a small read, so the types here
 //! batch: [`File`] reads ahead and buffers writes, and [`ReadDir`] fetches
 //! entries 32 at a time. For many operations on one file, a [`File`] (or
-//! one of the whole-file helpers [`read`] and [`write`]) is much cheaper
+//! one of the whole-file helpers [`read`] and [`write()`]) is much cheaper
 //! than many separate calls.
 //!
 //! * [`File`], opened with [`File::open`], [`File::create`] or
 //!   [`OpenOptions`];
 //! * directories: [`read_dir`] ([`ReadDir`], [`DirEntry`]), [`create_dir`],
 //!   [`create_dir_all`], [`DirBuilder`], [`remove_dir`], [`remove_dir_all`];
-//! * whole files: [`read`], [`read_to_string`], [`write`], [`copy`];
+//! * whole files: [`read`], [`read_to_string`], [`write()`], [`copy`];
 //! * names and links: [`rename`], [`remove_file`], [`hard_link`],
 //!   `symlink` (Unix), [`read_link`], [`canonicalize`];
 //! * metadata: [`metadata`], [`symlink_metadata`], [`try_exists`],
