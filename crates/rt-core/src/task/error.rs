@@ -213,6 +213,15 @@ mod tests {
     }
 
     #[test]
+    fn dropping_a_panic_error_drops_its_payload() {
+        let payload = std::sync::Arc::new(());
+        let error = JoinError::panic(id(), Box::new(payload.clone()));
+        assert_eq!(std::sync::Arc::strong_count(&payload), 2);
+        drop(error);
+        assert_eq!(std::sync::Arc::strong_count(&payload), 1);
+    }
+
+    #[test]
     fn converts_to_io_error() {
         let e: io::Error = JoinError::cancelled(id()).into();
         assert_eq!(e.to_string(), "task was cancelled");
