@@ -51,7 +51,7 @@ impl Origin {
     /// The `Named` this origin owns, if the task has a name.
     #[inline]
     fn named_ptr(&self) -> Option<NonNull<Named>> {
-        if self.ptr.addr().get() & NAMED == 0 {
+        if self.ptr.as_ptr() as usize & NAMED == 0 {
             return None;
         }
         // SAFETY: the tagged pointer is `NAMED` bytes into the `Named`
