@@ -381,6 +381,7 @@ impl Builder {
                 seed,
                 slow_poll: self.slow_poll.clone(),
                 poll_histogram,
+                measure_polls: self.slow_poll.is_some() || poll_histogram.is_some(),
             },
         };
         let handle = match self.kind {

@@ -2,7 +2,7 @@
 //! dumps and slow-poll reports).
 
 use super::local::spawn_local_named;
-use super::{Id, JoinHandle, LocalSet};
+use super::{Id, JoinHandle, LocalSet, Origin};
 use crate::runtime::{context, Handle};
 use std::future::Future;
 use std::io;
@@ -48,6 +48,11 @@ impl<'a> Builder<'a> {
         self.name.map(Box::from)
     }
 
+    /// The origin of a task spawned at `location` with this builder's name.
+    fn origin(&self, location: &'static Location<'static>) -> Origin {
+        Origin::new(location, self.owned_name())
+    }
+
     /// Spawns `future` onto the current runtime, like [`spawn`](super::spawn).
     ///
     /// # Errors
@@ -59,9 +64,8 @@ impl<'a> Builder<'a> {
         F: Future + Send + 'static,
         F::Output: Send + 'static,
     {
-        let name = self.owned_name();
-        let location = Location::caller();
-        context::with_current(|h| h.spawn_named(future, Id::next(), name, location))
+        let origin = self.origin(Location::caller());
+        context::with_current(|h| h.spawn_with_origin(future, Id::next(), origin))
             .map_err(|e| io::Error::other(e.to_string()))
     }
 
@@ -78,7 +82,7 @@ impl<'a> Builder<'a> {
     {
         Ok(handle
             .inner
-            .spawn_named(future, Id::next(), self.owned_name(), Location::caller()))
+            .spawn_with_origin(future, Id::next(), self.origin(Location::caller())))
     }
 
     /// Spawns a `!Send` future onto the current

@@ -17,6 +17,7 @@
 
 use super::error::JoinError;
 use super::id::Id;
+use super::origin::Origin;
 use super::raw::Vtable;
 use super::state::State;
 use crate::loom::cell::UnsafeCell;
@@ -24,7 +25,6 @@ use crate::loom::sync::atomic::{AtomicU32, Ordering};
 use crate::util::linked_list;
 use std::future::Future;
 use std::num::NonZeroU64;
-use std::panic::Location;
 use std::pin::Pin;
 use std::ptr::NonNull;
 use std::task::{Context, Poll, Waker};
@@ -66,12 +66,12 @@ pub(super) struct Trailer {
     pub(super) owned: linked_list::Pointers<Header>,
     /// The `JoinHandle`'s waker; ownership per the `JOIN_WAKER` protocol.
     pub(super) waker: UnsafeCell<Option<Waker>>,
-    /// Where the task was spawned, for task dumps and panic reports.
-    pub(super) location: &'static Location<'static>,
-    /// The name given through `task::Builder`; read-only after spawn. A
-    /// thin pointer: with the two counters below the trailer grows by 16
-    /// bytes, which keeps a task with a small future in 128 bytes.
-    pub(super) name: Option<Box<Box<str>>>,
+    /// Where the task was spawned and the name given through
+    /// `task::Builder`, for task dumps, panic reports and slow-poll reports;
+    /// read-only after spawn. One word: with the two counters below, the
+    /// trailer is 8 bytes larger than without them, which keeps a task with a
+    /// future of up to three words in 128 bytes.
+    pub(super) origin: Origin,
     /// Polls so far, modulo 2^32. Written only by the holder of `RUNNING`
     /// (so a load and a store suffice); read by task dumps, which only need
     /// a recent value.
@@ -101,8 +101,7 @@ impl<F: Future, S: 'static> Cell<F, S> {
         scheduler: S,
         id: Id,
         vtable: &'static Vtable,
-        location: &'static Location<'static>,
-        name: Option<Box<Box<str>>>,
+        origin: Origin,
     ) -> NonNull<Header> {
         let cell = Box::new(Cell {
             header: Header {
@@ -119,8 +118,7 @@ impl<F: Future, S: 'static> Cell<F, S> {
             trailer: Trailer {
                 owned: linked_list::Pointers::new(),
                 waker: UnsafeCell::new(None),
-                location,
-                name,
+                origin,
                 polls: AtomicU32::new(0),
                 last_poll: AtomicU32::new(0),
             },

@@ -166,8 +166,8 @@ pub(crate) fn task_info(header: &Header, now: Instant) -> TaskInfo {
         (last != 0).then(|| Duration::from_millis(u64::from(clock_millis(now).wrapping_sub(last))));
     TaskInfo {
         id: header.id,
-        name: trailer.name.as_deref().map(|name| name.to_string()),
-        location: trailer.location,
+        name: trailer.origin.name().map(str::to_string),
+        location: trailer.origin.location(),
         state,
         polls: u64::from(trailer.polls.load(Ordering::Relaxed)),
         since_last_poll,

@@ -4,7 +4,8 @@ use super::Id;
 use std::any::Any;
 use std::fmt;
 use std::io;
-use std::sync::Mutex;
+use std::mem::ManuallyDrop;
+use std::sync::{Mutex, MutexGuard};
 
 /// A task failed to run to completion: it was cancelled, or it panicked.
 pub struct JoinError {
@@ -14,11 +15,49 @@ pub struct JoinError {
 
 enum Repr {
     Cancelled,
-    /// The payload is only ever taken out by value, so the lock is never
-    /// contended; it exists to make the error `Sync` without requiring the
-    /// payload to be. Boxed once more so that the error is two words: it
-    /// shares the task cell with the future, and panics are rare.
-    Panic(Box<Mutex<Box<dyn Any + Send + 'static>>>),
+    Panic(Payload),
+}
+
+/// A caught panic's payload.
+///
+/// The payload is only ever taken out by value, so the lock is never
+/// contended; it exists to make the error `Sync` without requiring the
+/// payload to be. Boxed once more so that the error is two words: it shares
+/// the task cell with the future, and panics are rare. For the same reason
+/// its destructor is out of line: inline, it would make the drop of every
+/// task's stage (run a few times per task) too large to inline.
+struct Payload {
+    inner: ManuallyDrop<Box<Mutex<Box<dyn Any + Send + 'static>>>>,
+}
+
+impl Payload {
+    fn new(payload: Box<dyn Any + Send + 'static>) -> Payload {
+        Payload {
+            inner: ManuallyDrop::new(Box::new(Mutex::new(payload))),
+        }
+    }
+
+    fn lock(&self) -> MutexGuard<'_, Box<dyn Any + Send + 'static>> {
+        self.inner.lock().unwrap_or_else(|e| e.into_inner())
+    }
+
+    fn into_inner(self) -> Box<dyn Any + Send + 'static> {
+        let mut this = ManuallyDrop::new(self);
+        // SAFETY: `this` is never dropped (ManuallyDrop) nor used again, so
+        // the box is taken exactly once.
+        let inner = unsafe { ManuallyDrop::take(&mut this.inner) };
+        inner.into_inner().unwrap_or_else(|e| e.into_inner())
+    }
+}
+
+impl Drop for Payload {
+    #[cold]
+    #[inline(never)]
+    fn drop(&mut self) {
+        // SAFETY: `drop` runs once and nothing reads `inner` after it;
+        // `into_inner`, the only other taker, skips this destructor.
+        unsafe { ManuallyDrop::drop(&mut self.inner) }
+    }
 }
 
 impl JoinError {
@@ -31,7 +70,7 @@ impl JoinError {
 
     pub(crate) fn panic(id: Id, payload: Box<dyn Any + Send + 'static>) -> JoinError {
         JoinError {
-            repr: Repr::Panic(Box::new(Mutex::new(payload))),
+            repr: Repr::Panic(Payload::new(payload)),
             id,
         }
     }
@@ -73,7 +112,7 @@ impl JoinError {
     /// The panic payload, or the error back if the task did not panic.
     pub fn try_into_panic(self) -> Result<Box<dyn Any + Send + 'static>, JoinError> {
         match self.repr {
-            Repr::Panic(payload) => Ok(payload.into_inner().unwrap_or_else(|e| e.into_inner())),
+            Repr::Panic(payload) => Ok(payload.into_inner()),
             Repr::Cancelled => Err(self),
         }
     }
@@ -87,7 +126,7 @@ impl JoinError {
         let Repr::Panic(payload) = &self.repr else {
             return None;
         };
-        let payload = payload.lock().unwrap_or_else(|e| e.into_inner());
+        let payload = payload.lock();
         if let Some(s) = payload.downcast_ref::<&'static str>() {
             Some((*s).to_string())
         } else {
@@ -171,6 +210,15 @@ mod tests {
         let p = JoinError::panic(i, Box::new(5u8));
         assert!(p.is_panic());
         assert_eq!(*p.into_panic().downcast::<u8>().unwrap(), 5);
+    }
+
+    #[test]
+    fn dropping_a_panic_error_drops_its_payload() {
+        let payload = std::sync::Arc::new(());
+        let error = JoinError::panic(id(), Box::new(payload.clone()));
+        assert_eq!(std::sync::Arc::strong_count(&payload), 2);
+        drop(error);
+        assert_eq!(std::sync::Arc::strong_count(&payload), 1);
     }
 
     #[test]

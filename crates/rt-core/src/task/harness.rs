@@ -56,13 +56,20 @@ impl<F: Future, S: Schedule> Harness<F, S> {
         match self.header().state.transition_to_running() {
             TransitionToRunning::Success => {
                 self.trailer().count_poll();
-                let finished = if self.core().scheduler.measures_polls() {
-                    self.poll_timed()
+                // One call site for the future's poll, timed or not: a second
+                // copy would keep the compiler from inlining the panic guard
+                // around it, which costs every poll.
+                let started = if self.core().scheduler.measures_polls() {
+                    Some(poll_started())
                 } else {
-                    let waker = waker_ref(self.header_ptr());
-                    let mut cx = Context::from_waker(&waker);
-                    poll_future(self.core(), self.header().id, &mut cx)
+                    None
                 };
+                let waker = waker_ref(self.header_ptr());
+                let mut cx = Context::from_waker(&waker);
+                let finished = poll_future(self.core(), self.header().id, &mut cx);
+                if let Some(started) = started {
+                    self.report_poll(started);
+                }
                 if finished {
                     return self.complete();
                 }
@@ -89,30 +96,19 @@ impl<F: Future, S: Schedule> Harness<F, S> {
         }
     }
 
-    /// Polls the future with the clock read around it, for the slow-poll
-    /// hook and the histogram. Out of line, so that the untimed poll path
-    /// (the default) carries none of it.
+    /// Records the end of a timed poll and hands it to the scheduler (for
+    /// its histogram and slow-poll check). We still hold `RUNNING`. Out of
+    /// line: the untimed poll path (the default) carries none of it.
     #[cold]
     #[inline(never)]
-    fn poll_timed(&self) -> bool {
-        let waker = waker_ref(self.header_ptr());
-        let mut cx = Context::from_waker(&waker);
-        let started = Instant::now();
-        let finished = poll_future(self.core(), self.header().id, &mut cx);
-        self.report_poll(started);
-        finished
-    }
-
-    /// Records the end of a timed poll and hands it to the scheduler (for
-    /// its histogram and slow-poll check). We still hold `RUNNING`.
     fn report_poll(&self, started: Instant) {
         let ended = Instant::now();
         let trailer = self.trailer();
         trailer.set_last_poll(clock_millis(ended));
         let poll = SlowPoll {
             id: self.header().id,
-            name: trailer.name.as_deref().map(|name| &**name),
-            location: trailer.location,
+            name: trailer.origin.name(),
+            location: trailer.origin.location(),
             duration: ended.saturating_duration_since(started),
         };
         self.core().scheduler.after_poll(&poll);
@@ -252,6 +248,14 @@ impl<F: Future, S: Schedule> Harness<F, S> {
         // SAFETY: the last reference is gone; the cell came from a Box.
         drop(unsafe { Box::from_raw(self.cell.as_ptr()) });
     }
+}
+
+/// The clock reading that starts a timed poll. Out of line and cold, like
+/// `report_poll`: only runtimes that time their polls come here.
+#[cold]
+#[inline(never)]
+fn poll_started() -> Instant {
+    Instant::now()
 }
 
 /// Polls the future, catching a panic. Returns whether the task finished

@@ -7,14 +7,13 @@
 //! under each shard's lock when binding, so no task slips in after shutdown.
 
 use super::core::{Header, Trailer};
-use super::{new_task, JoinHandle, LocalNotified, Notified, Schedule, Task};
+use super::{new_task, JoinHandle, LocalNotified, Notified, Origin, Schedule, Task};
 use crate::loom::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use crate::loom::sync::Mutex;
 use crate::util::linked_list::{Link, LinkedList, Pointers};
 use std::future::Future;
 use std::marker::PhantomData;
 use std::num::NonZeroU64;
-use std::panic::Location;
 use std::ptr::NonNull;
 
 /// The live tasks of one scheduler.
@@ -73,21 +72,21 @@ impl<S: Schedule> OwnedTasks<S> {
 
     /// Creates a task owned by this list. Returns its `JoinHandle` and, unless
     /// the list is closed (then the task is cancelled at once), the
-    /// `Notified` to queue. `location` is where the user spawned it (passed
-    /// down explicitly: `#[track_caller]` does not cross closures).
+    /// `Notified` to queue. `origin` holds where the user spawned it (taken
+    /// by the spawning function: `#[track_caller]` does not cross closures)
+    /// and the task's name.
     pub(crate) fn bind<F>(
         &self,
         future: F,
         scheduler: S,
         id: super::Id,
-        name: Option<Box<str>>,
-        location: &'static Location<'static>,
+        origin: Origin,
     ) -> (JoinHandle<F::Output>, Option<Notified<S>>)
     where
         F: Future + Send + 'static,
         F::Output: Send + 'static,
     {
-        let (task, notified, join) = new_task(future, scheduler, id, location, name);
+        let (task, notified, join) = new_task(future, scheduler, id, origin);
         // SAFETY: the future is Send, so the task may run on any thread.
         let notified = unsafe { self.bind_inner(task, notified) };
         (join, notified)
@@ -104,14 +103,13 @@ impl<S: Schedule> OwnedTasks<S> {
         future: F,
         scheduler: S,
         id: super::Id,
-        name: Option<Box<str>>,
-        location: &'static Location<'static>,
+        origin: Origin,
     ) -> (JoinHandle<F::Output>, Option<Notified<S>>)
     where
         F: Future + 'static,
         F::Output: 'static,
     {
-        let (task, notified, join) = new_task(future, scheduler, id, location, name);
+        let (task, notified, join) = new_task(future, scheduler, id, origin);
         // SAFETY: forwarded to the caller.
         let notified = unsafe { self.bind_inner(task, notified) };
         (join, notified)

@@ -8,7 +8,7 @@
 //! and wake the `LocalSet`'s own waker.
 
 use super::list::OwnedTasks;
-use super::{coop, Id, JoinHandle, Notified, Schedule, Task};
+use super::{coop, Id, JoinHandle, Notified, Origin, Schedule, Task};
 use crate::util::AtomicWaker;
 use std::cell::{Cell, RefCell};
 use std::collections::VecDeque;
@@ -362,8 +362,7 @@ impl Context {
                 future,
                 self.shared.clone(),
                 Id::next(),
-                name,
-                std::panic::Location::caller(),
+                Origin::new(std::panic::Location::caller(), name),
             )
         };
         if let Some(notified) = notified {

@@ -8,7 +8,7 @@
 //! that is never freed, or freed twice, fails the model.
 
 use super::list::OwnedTasks;
-use super::{Id, JoinHandle, Notified, Schedule, Task};
+use super::{Id, JoinHandle, Notified, Origin, Schedule, Task};
 use crate::loom::sync::atomic::{AtomicUsize, Ordering::SeqCst};
 use crate::loom::sync::{Arc, Mutex};
 use crate::loom::thread;
@@ -51,8 +51,7 @@ impl TestSched {
             future,
             self.clone(),
             Id::next(),
-            None,
-            std::panic::Location::caller(),
+            Origin::new(std::panic::Location::caller(), None),
         );
         self.schedule(notified.expect("list open"));
         join

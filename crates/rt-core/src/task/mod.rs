@@ -41,6 +41,7 @@ mod join;
 mod join_set;
 pub(crate) mod list;
 mod local;
+mod origin;
 mod raw;
 mod spawn;
 mod state;
@@ -59,6 +60,7 @@ pub use spawn::{block_in_place, spawn, spawn_blocking, yield_now};
 pub use task_local::{futures, AccessError, LocalKey, TaskLocalFuture};
 
 pub(crate) use self::core::Header;
+pub(crate) use self::origin::Origin;
 use raw::RawTask;
 use std::any::Any;
 use std::future::Future;
@@ -142,14 +144,13 @@ fn new_task<F, S>(
     future: F,
     scheduler: S,
     id: Id,
-    location: &'static Location<'static>,
-    name: Option<Box<str>>,
+    origin: Origin,
 ) -> (Task<S>, Notified<S>, JoinHandle<F::Output>)
 where
     F: Future + 'static,
     S: Schedule,
 {
-    let raw = RawTask::new(future, scheduler, id, location, name);
+    let raw = RawTask::new(future, scheduler, id, origin);
     let task = Task {
         raw,
         _scheduler: PhantomData,
@@ -173,7 +174,8 @@ where
     F::Output: Send + 'static,
     S: Schedule,
 {
-    let (task, notified, join) = new_task(future, scheduler, id, Location::caller(), None);
+    let origin = Origin::new(Location::caller(), None);
+    let (task, notified, join) = new_task(future, scheduler, id, origin);
     let unowned = UnownedTask {
         raw: task.raw,
         _scheduler: PhantomData,

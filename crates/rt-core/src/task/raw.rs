@@ -6,6 +6,7 @@
 use super::core::{Cell, Core, Header, Trailer};
 use super::harness::Harness;
 use super::id::Id;
+use super::origin::Origin;
 use super::state::State;
 use super::Schedule;
 use std::future::Future;
@@ -60,12 +61,10 @@ impl RawTask {
         future: F,
         scheduler: S,
         id: Id,
-        location: &'static Location<'static>,
-        name: Option<Box<str>>,
+        origin: Origin,
     ) -> RawTask {
-        let name = name.map(Box::new);
         RawTask {
-            ptr: Cell::allocate(future, scheduler, id, vtable::<F, S>(), location, name),
+            ptr: Cell::allocate(future, scheduler, id, vtable::<F, S>(), origin),
         }
     }
 
@@ -97,7 +96,7 @@ impl RawTask {
 
     /// Where the task was spawned.
     pub(crate) fn spawn_location(&self) -> &'static Location<'static> {
-        self.trailer().location
+        self.trailer().origin.location()
     }
 
     pub(crate) fn id(&self) -> Id {
@@ -233,6 +232,21 @@ mod tests {
         // The scheduler handle is one pointer, like the runtimes' `Arc`s.
         type Small = Cell<std::future::Ready<()>, std::sync::Arc<()>>;
         assert_eq!(std::mem::size_of::<Small>(), 128);
+    }
+
+    #[test]
+    fn a_task_with_a_three_word_future_takes_128_bytes() {
+        // A future holding an `Arc` and two more words (as a task that
+        // spawns the next link of a chain does) still fits one cell.
+        struct ThreeWords([usize; 3]);
+        impl Future for ThreeWords {
+            type Output = usize;
+            fn poll(self: std::pin::Pin<&mut Self>, _: &mut std::task::Context<'_>) -> Poll<usize> {
+                Poll::Ready(self.0.iter().sum())
+            }
+        }
+        type Chained = Cell<ThreeWords, std::sync::Arc<()>>;
+        assert_eq!(std::mem::size_of::<Chained>(), 128);
     }
 
     #[test]

@@ -1,6 +1,6 @@
 //! The free functions that spawn onto the current runtime.
 
-use super::{Id, JoinHandle};
+use super::{Id, JoinHandle, Origin};
 use crate::runtime::context;
 use std::future::Future;
 use std::panic::Location;
@@ -29,8 +29,8 @@ where
 {
     // The location is taken here: `#[track_caller]` does not reach into
     // the closure.
-    let location = Location::caller();
-    match context::with_current(|h| h.spawn_named(future, Id::next(), None, location)) {
+    let origin = Origin::new(Location::caller(), None);
+    match context::with_current(|h| h.spawn_with_origin(future, Id::next(), origin)) {
         Ok(join) => join,
         Err(e) => panic!("{e}"),
     }

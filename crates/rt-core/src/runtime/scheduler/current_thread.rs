@@ -15,12 +15,11 @@ use crate::runtime::driver::Driver;
 use crate::runtime::metrics::{WorkerClock, WorkerMetrics};
 use crate::runtime::{SlowPoll, UnhandledPanic};
 use crate::task::list::OwnedTasks;
-use crate::task::{coop, Header, Id, JoinHandle, Notified, Schedule, Task};
+use crate::task::{coop, Header, Id, JoinHandle, Notified, Origin, Schedule, Task};
 use std::any::Any;
 use std::cell::RefCell;
 use std::collections::VecDeque;
 use std::future::Future;
-use std::panic::Location;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Condvar, Mutex};
 use std::task::{Context as TaskContext, Poll, Wake, Waker};
@@ -92,14 +91,13 @@ impl Handle {
         me: &Arc<Handle>,
         future: F,
         id: Id,
-        name: Option<Box<str>>,
-        location: &'static Location<'static>,
+        origin: Origin,
     ) -> JoinHandle<F::Output>
     where
         F: Future + Send + 'static,
         F::Output: Send + 'static,
     {
-        let (join, notified) = me.owned.bind(future, me.clone(), id, name, location);
+        let (join, notified) = me.owned.bind(future, me.clone(), id, origin);
         if let Some(notified) = notified {
             me.schedule(notified);
         }
@@ -231,7 +229,7 @@ impl Schedule for Arc<Handle> {
     }
 
     fn measures_polls(&self) -> bool {
-        self.common.config.measures_polls()
+        self.common.config.measure_polls
     }
 
     fn after_poll(&self, poll: &SlowPoll<'_>) {

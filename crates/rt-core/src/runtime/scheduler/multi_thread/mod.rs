@@ -24,7 +24,7 @@ use crate::runtime::driver::Driver;
 use crate::runtime::metrics::WorkerMetrics;
 use crate::runtime::SlowPoll;
 use crate::task::list::OwnedTasks;
-use crate::task::{Header, Id, JoinHandle, Notified, Schedule, Task};
+use crate::task::{Header, Id, JoinHandle, Notified, Origin, Schedule, Task};
 use crossbeam_deque::Injector;
 use idle::Idle;
 use lifo_watch::LifoWatch;
@@ -32,7 +32,6 @@ use park::{Parker, SharedDriver};
 use std::any::Any;
 use std::future::Future;
 use std::io;
-use std::panic::Location;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::{Arc, Condvar, Mutex};
 use worker::{Core, Remote};
@@ -120,14 +119,13 @@ impl Handle {
         me: &Arc<Handle>,
         future: F,
         id: Id,
-        name: Option<Box<str>>,
-        location: &'static Location<'static>,
+        origin: Origin,
     ) -> JoinHandle<F::Output>
     where
         F: Future + Send + 'static,
         F::Output: Send + 'static,
     {
-        let (join, notified) = me.shared.owned.bind(future, me.clone(), id, name, location);
+        let (join, notified) = me.shared.owned.bind(future, me.clone(), id, origin);
         if let Some(notified) = notified {
             worker::schedule_task(me, notified, false);
         }
@@ -270,7 +268,7 @@ impl Schedule for Arc<Handle> {
     }
 
     fn measures_polls(&self) -> bool {
-        self.common.config.measures_polls()
+        self.common.config.measure_polls
     }
 
     fn after_poll(&self, poll: &SlowPoll<'_>) {
