@@ -46,6 +46,16 @@ impl Handle {
         })
     }
 
+    /// The handle of type `T` that a driver layer of the current runtime
+    /// published (`Ok(None)` when no layer did), or an error outside a
+    /// runtime. The same as `try_current()?.driver_handle::<T>()` without
+    /// cloning the runtime's handle, whose reference count every worker
+    /// would otherwise write to (timers look their driver up per sleep).
+    pub fn try_current_driver_handle<T: Any + Send + Sync>(
+    ) -> Result<Option<Arc<T>>, TryCurrentError> {
+        context::with_current(|inner| inner.common().driver_handles.get::<T>())
+    }
+
     /// Makes this runtime current on this thread until the guard drops.
     ///
     /// # Panics

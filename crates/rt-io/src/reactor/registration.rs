@@ -31,11 +31,9 @@ pub(crate) struct Registration {
 /// Outside a runtime, or in one built without I/O.
 #[track_caller]
 pub(crate) fn current_handle() -> Arc<IoHandle> {
-    match Handle::try_current() {
-        Ok(rt) => match rt.driver_handle::<IoHandle>() {
-            Some(io) => io,
-            None => panic!("{IO_DISABLED}"),
-        },
+    match Handle::try_current_driver_handle::<IoHandle>() {
+        Ok(Some(io)) => io,
+        Ok(None) => panic!("{IO_DISABLED}"),
         Err(e) => panic!("{e}"),
     }
 }

@@ -126,9 +126,9 @@ impl Handle {
 
     /// The time handle of the runtime this thread is in, if it has one.
     pub(crate) fn try_current() -> Option<Arc<Handle>> {
-        rt_core::runtime::Handle::try_current()
-            .ok()?
-            .driver_handle::<Handle>()
+        rt_core::runtime::Handle::try_current_driver_handle::<Handle>()
+            .ok()
+            .flatten()
     }
 
     /// The time handle of the current runtime.
@@ -138,11 +138,9 @@ impl Handle {
     /// Outside a runtime, or in one built without timers.
     #[track_caller]
     pub(crate) fn current() -> Arc<Handle> {
-        match rt_core::runtime::Handle::try_current() {
-            Ok(rt) => match rt.driver_handle::<Handle>() {
-                Some(handle) => handle,
-                None => panic!("{NO_TIME_DRIVER}"),
-            },
+        match rt_core::runtime::Handle::try_current_driver_handle::<Handle>() {
+            Ok(Some(handle)) => handle,
+            Ok(None) => panic!("{NO_TIME_DRIVER}"),
             Err(e) => panic!("{e}"),
         }
     }

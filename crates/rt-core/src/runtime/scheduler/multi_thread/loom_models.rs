@@ -197,9 +197,8 @@ fn driver_holder_watches_or_is_woken_when_a_worker_starts() {
     use super::park::DriverWatch;
     loom::model(|| {
         let record = std::sync::Arc::new(RecordUnpark(AtomicBool::new(false)));
-        let driver = std::sync::Arc::new(SharedDriver::new(Box::new(RecordingDriver(
-            record.clone(),
-        ))));
+        let driver =
+            std::sync::Arc::new(SharedDriver::new(Box::new(RecordingDriver(record.clone()))));
         let idle = std::sync::Arc::new(Idle::new(2));
         let watch = std::sync::Arc::new(LifoWatch::new());
         // Both workers sleep; worker 0 is about to block on the driver.
