@@ -124,7 +124,10 @@ impl TimeDriver {
         let due = next.is_some_and(|tick| tick <= handle.now_tick());
         // A closure on the blocking pool is work the scheduler cannot see:
         // time stands still until it finishes (its end wakes this park).
-        let blocking_busy = self.blocking.as_ref().is_some_and(|b| b.in_flight() > 0);
+        let blocking_busy = self
+            .blocking
+            .as_ref()
+            .is_some_and(|b| b.busy_waking_driver_when_idle());
         match next {
             Some(tick) if !due && timeout.is_none() && !blocking_busy => {
                 // A wake that came before this park (and left a token the

@@ -5,11 +5,13 @@
 //! run. Work on the blocking pool is invisible to the scheduler, so the time
 //! driver asks this count first: while a blocking closure is in flight, the
 //! clock waits for it, as a real clock would while it runs. When the count
-//! drops to zero the driver is woken to reconsider.
+//! drops to zero the driver is woken to reconsider, once the time driver
+//! asked for that (it does the first time it parks with a paused clock);
+//! a runtime whose clock never pauses pays no driver wake-up per closure.
 
+use crate::loom::sync::atomic::{AtomicBool, AtomicUsize, Ordering::SeqCst};
 use crate::runtime::Unpark;
 use std::fmt;
-use std::sync::atomic::{AtomicUsize, Ordering::SeqCst};
 use std::sync::{Arc, OnceLock};
 
 /// The number of blocking closures in flight on a runtime's pool.
@@ -21,6 +23,8 @@ pub struct BlockingActivity {
     /// Wakes the driver stack when the last closure finishes; set once the
     /// stack exists.
     unpark: OnceLock<Arc<dyn Unpark>>,
+    /// Whether a driver layer waits for the count to reach zero.
+    wake_when_idle: AtomicBool,
 }
 
 impl BlockingActivity {
@@ -28,12 +32,26 @@ impl BlockingActivity {
         BlockingActivity {
             in_flight: AtomicUsize::new(0),
             unpark: OnceLock::new(),
+            wake_when_idle: AtomicBool::new(false),
         }
     }
 
     /// Blocking closures submitted and not yet finished (or cancelled).
     pub fn in_flight(&self) -> usize {
         self.in_flight.load(SeqCst)
+    }
+
+    /// Whether closures are in flight, for a driver layer deciding to wait
+    /// for them; from the first call on, the count dropping to zero wakes
+    /// the driver stack. Either this read sees the closure that is about to
+    /// finish gone, or that finish sees the request: the request is written
+    /// before the count is read with a read-modify-write, which the finish's
+    /// decrement is ordered with.
+    pub fn busy_waking_driver_when_idle(&self) -> bool {
+        if !self.wake_when_idle.load(SeqCst) {
+            self.wake_when_idle.store(true, SeqCst);
+        }
+        self.in_flight.fetch_add(0, SeqCst) > 0
     }
 
     pub(crate) fn set_unpark(&self, unpark: Arc<dyn Unpark>) {
@@ -45,7 +63,7 @@ impl BlockingActivity {
     }
 
     pub(crate) fn finished(&self) {
-        if self.in_flight.fetch_sub(1, SeqCst) == 1 {
+        if self.in_flight.fetch_sub(1, SeqCst) == 1 && self.wake_when_idle.load(SeqCst) {
             if let Some(unpark) = self.unpark.get() {
                 unpark.unpark();
             }

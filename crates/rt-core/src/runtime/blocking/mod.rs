@@ -7,6 +7,8 @@
 //! ones already running, which cannot be interrupted.
 
 mod activity;
+#[cfg(all(test, loom))]
+mod loom_models;
 mod pool;
 mod schedule;
 mod task;

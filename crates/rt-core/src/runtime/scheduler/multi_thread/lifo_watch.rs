@@ -13,10 +13,13 @@
 //!
 //! The handshake that keeps the watch from being missed: a worker about to
 //! block on the driver without a deadline first raises `unwatched`, then
-//! looks whether any worker runs; a worker that starts running first counts
-//! itself unparked, then looks at `unwatched` and, when it is raised, wakes
+//! looks whether any worker runs. A running worker was counted unparked
+//! before it started; when it puts a task into its empty LIFO slot without
+//! waking anybody, it looks at `unwatched` and, when it is raised, wakes
 //! the driver so that its holder starts watching. Both sides are SeqCst, so
-//! at least one of them sees the other.
+//! at least one of them sees the other. The check sits at the put, not at
+//! the start of every run: a worker that only runs remote work (a
+//! `spawn_blocking` completion, say) leaves the idle holder asleep.
 
 use super::idle::Idle;
 use super::park::{DriverWatch, SharedDriver};
@@ -40,10 +43,10 @@ impl LifoWatch {
         }
     }
 
-    /// Running side: a worker left the sleeper list (counted unparked
-    /// already). If the driver's holder blocks with no deadline, wake it so
-    /// that it blocks again watching.
-    pub(super) fn worker_started(&self, driver: &SharedDriver) {
+    /// Running side: a running worker (counted unparked) put a task into
+    /// its empty LIFO slot and woke nobody. If the driver's holder blocks
+    /// with no deadline, wake it so that it blocks again watching.
+    pub(super) fn task_placed(&self, driver: &SharedDriver) {
         if self.unwatched.load(SeqCst) {
             driver.unpark_driver();
         }

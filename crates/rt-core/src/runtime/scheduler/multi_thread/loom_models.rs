@@ -188,11 +188,12 @@ impl crate::runtime::driver::Driver for RecordingDriver {
 }
 
 /// The LIFO watch handshake: a worker about to block on the driver while
-/// another worker is being woken to run. Either the holder sees a running
-/// worker and blocks with a deadline (so it will look at the LIFO slots),
-/// or the woken worker sees an unwatched driver and wakes its holder.
+/// another worker is woken, runs, and puts a task into its LIFO slot. Either
+/// the holder sees a running worker and blocks with a deadline (so it will
+/// look at the LIFO slots), or the running worker sees an unwatched driver
+/// and wakes its holder.
 #[test]
-fn driver_holder_watches_or_is_woken_when_a_worker_starts() {
+fn driver_holder_watches_or_is_woken_when_a_lifo_task_is_placed() {
     use super::lifo_watch::{LifoWatch, Watching};
     use super::park::DriverWatch;
     loom::model(|| {
@@ -202,14 +203,16 @@ fn driver_holder_watches_or_is_woken_when_a_worker_starts() {
         let idle = std::sync::Arc::new(Idle::new(2));
         let watch = std::sync::Arc::new(LifoWatch::new());
         // Both workers sleep; worker 0 is about to block on the driver.
-        assert!(!idle.transition_to_parked(1, false));
         assert!(!idle.transition_to_parked(0, false));
+        assert!(!idle.transition_to_parked(1, false));
         let notifier = {
             let (idle, watch, driver) = (idle.clone(), watch.clone(), driver.clone());
             thread::spawn(move || {
-                // A remote spawn wakes a sleeper (as `notify_parked` does).
-                assert!(idle.worker_to_notify().is_some(), "both workers sleep");
-                watch.worker_started(&driver);
+                // A remote spawn wakes worker 1 (as `notify_parked` does),
+                // which runs the task; the task wakes another into worker
+                // 1's empty LIFO slot.
+                assert_eq!(idle.worker_to_notify(), Some(1));
+                watch.task_placed(&driver);
             })
         };
         let timeout = Watching {

@@ -249,7 +249,6 @@ impl Handle {
     fn notify_parked(&self) {
         if let Some(index) = self.shared.idle.worker_to_notify() {
             self.shared.remotes[index].unpark();
-            self.shared.lifo_watch.worker_started(&self.shared.driver);
         }
     }
 }

@@ -527,13 +527,7 @@ impl Context {
                     return core;
                 }
                 // The driver woke tasks onto this worker, or it rescued one.
-                WakeUp::OwnWork => {
-                    handle
-                        .shared
-                        .lifo_watch
-                        .worker_started(&handle.shared.driver);
-                    return core;
-                }
+                WakeUp::OwnWork => return core,
                 // Spurious wake-up: still on the sleeper list.
                 WakeUp::Spurious => {}
             }
@@ -640,7 +634,11 @@ fn schedule_local(handle: &Handle, core: &mut Core, task: Task, is_yield: bool) 
         // Only the LIFO slot holds it: this worker runs it once the current
         // poll returns, and should that poll hang, the driver's watcher
         // takes it (`lifo_watch.rs`). Waking a sleeper for it would only
-        // move the task to another thread.
+        // move the task to another thread. (Tasks the driver wakes onto its
+        // own holder need no watcher: the holder runs them next.)
+        if !core.in_park {
+            handle.shared.lifo_watch.task_placed(&handle.shared.driver);
+        }
         return;
     }
     if core.in_park {
