@@ -61,8 +61,9 @@ struct FleetRun {
 }
 
 /// Opens `connections` connections to an echo server, then times them all
-/// making their share of [`ROUND_TRIPS`] at once. Connecting happens before
-/// the clock starts: the workload is the traffic, not the handshakes.
+/// making their share of [`ROUND_TRIPS`] at once. Connecting and accepting
+/// happen before the clock starts: the workload is the traffic, not the
+/// handshakes.
 fn echo_fleet(size: &Size, connections: usize) -> FleetRun {
     let rounds = size.count(ROUND_TRIPS / connections);
     let rt = super::build::runtime(size.flavor);
@@ -70,6 +71,7 @@ fn echo_fleet(size: &Size, connections: usize) -> FleetRun {
         let driver = tk::spawn(async move {
             let listener = bind_loopback().await;
             let addr = listener.local_addr().expect("listener has an address");
+            let (all_accepted, accepted) = tk::sync::oneshot::channel();
             let server = tk::spawn(async move {
                 let mut echoes = Vec::with_capacity(connections);
                 for _ in 0..connections {
@@ -77,11 +79,15 @@ fn echo_fleet(size: &Size, connections: usize) -> FleetRun {
                     stream.set_nodelay(true).expect("nodelay is settable");
                     echoes.push(tk::spawn(echo_messages(stream, rounds)));
                 }
+                all_accepted.send(()).expect("the driver waits for the accepts");
                 for echo in echoes {
                     echo.await.expect("echo task completes");
                 }
             });
             let streams = connect_all(addr, connections).await;
+            // A connect finishes at the handshake, before the server has
+            // accepted it; the first round trips must not wait for accepts.
+            accepted.await.expect("the server accepts every connection");
             let started = Instant::now();
             let clients: Vec<_> = streams
                 .into_iter()
