@@ -1,6 +1,6 @@
 //! The result table of `http_vs_tokio`: each side's median requests per
-//! second per flavor and the ratio tokio/rt, as Markdown for the terminal
-//! and for `target/bench/http_vs_tokio.md`.
+//! second per flavor and the median of the rounds' tokio/rt ratios, as
+//! Markdown for the terminal and for `target/bench/http_vs_tokio.md`.
 
 use std::fmt::Write;
 
@@ -18,11 +18,22 @@ pub struct FlavorResult {
 }
 
 impl FlavorResult {
-    /// tokio's median rate over rt's: below 1 means rt served more requests
-    /// per second, matching the runtime suite's rt/tokio time ratios.
+    /// tokio's rate over rt's, round by round, and the median of those:
+    /// below 1 means rt served more requests per second, matching the
+    /// runtime suite's rt/tokio time ratios. Pairing the two runs of a
+    /// round, which ran back to back, cancels the drift of a shared
+    /// machine's load better than a ratio of medians would.
     pub fn ratio(&self) -> Option<f64> {
-        let (rt, tokio) = (median(&self.rt)?, median(&self.tokio)?);
-        (rt > 0.0).then(|| tokio / rt)
+        if self.rt.len() != self.tokio.len() || self.rt.iter().any(|&rt| rt <= 0.0) {
+            return None;
+        }
+        let ratios: Vec<f64> = self
+            .tokio
+            .iter()
+            .zip(&self.rt)
+            .map(|(tokio, rt)| tokio / rt)
+            .collect();
+        median(&ratios)
     }
 }
 
@@ -43,6 +54,6 @@ pub fn markdown(title: &str, results: &[FlavorResult]) -> String {
             cell(&result.tokio)
         );
     }
-    out.push_str("\nMedians over the rounds; tokio/rt below 1 means rt is faster.\n");
+    out.push_str("\nreq/s: medians over the rounds. tokio/rt: the median of each round's ratio; below 1 means rt is faster.\n");
     out
 }
