@@ -1,7 +1,8 @@
 //! What the example servers share: the `--smoke` and `--addr HOST:PORT`
 //! options and their usage message, a watchdog that ends a self-check that
 //! hangs instead of letting CI wait for it, and the real clients a smoke
-//! run drives (finding them on `PATH`, running `wrk`).
+//! run drives (finding them on `PATH`, running `wrk`, which the HTTP
+//! benchmark uses too).
 
 use std::io;
 use std::process::Command;
@@ -81,16 +82,44 @@ pub fn on_path(program: &str) -> bool {
 }
 
 /// Loads `url` with `wrk` (2 threads, `connections` connections, two
-/// seconds) on the blocking pool and returns its requests per second.
-/// Non-2xx answers, socket errors or anything on stderr are an error.
+/// seconds) on the blocking pool and returns its requests per second as
+/// wrk printed them. Non-2xx answers, socket errors or anything on stderr
+/// are an error.
 pub async fn wrk_requests_per_second(url: String, connections: u32) -> io::Result<String> {
-    let output = rt::task::spawn_blocking(move || {
-        Command::new("wrk")
-            .args(["-t2", &format!("-c{connections}"), "-d2s", &url])
-            .output()
-    })
-    .await
-    .map_err(io::Error::other)??;
+    let load = WrkLoad {
+        threads: 2,
+        connections,
+        seconds: 2,
+    };
+    rt::task::spawn_blocking(move || run_wrk(&url, &load))
+        .await
+        .map_err(io::Error::other)?
+}
+
+/// The shape of a `wrk` run: its `-t`, `-c` and `-d` options.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct WrkLoad {
+    /// Client threads (`-t`).
+    pub threads: u32,
+    /// Connections kept open, shared among the threads (`-c`).
+    pub connections: u32,
+    /// How long the load lasts, in whole seconds (`-d`).
+    pub seconds: u32,
+}
+
+/// Runs `wrk` against `url` under `load`, blocking the calling thread until
+/// it exits, and returns the `Requests/sec:` figure as wrk printed it.
+/// Non-2xx answers, socket errors or anything on stderr are an
+/// error: a server that fails requests must not look fast.
+pub fn run_wrk(url: &str, load: &WrkLoad) -> io::Result<String> {
+    let output = Command::new("wrk")
+        .args([
+            &format!("-t{}", load.threads),
+            &format!("-c{}", load.connections),
+            &format!("-d{}s", load.seconds),
+            url,
+        ])
+        .output()?;
     let report = String::from_utf8_lossy(&output.stdout);
     let failed = !output.status.success()
         || report.contains("Non-2xx")

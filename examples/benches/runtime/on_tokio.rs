@@ -8,6 +8,8 @@ pub mod blocking;
 mod build;
 #[path = "workloads/codec.rs"]
 pub mod codec;
+#[path = "workloads/echo_fleet.rs"]
+pub mod echo_fleet;
 #[path = "workloads/fs.rs"]
 pub mod fs;
 #[path = "workloads/io.rs"]

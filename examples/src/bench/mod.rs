@@ -26,6 +26,6 @@ mod workload;
 pub use options::{Options, OptionsError, Side};
 pub use report::{console_table, markdown_report};
 pub use runner::{main, run, CaseResult};
-pub use stats::{geometric_mean, median};
+pub use stats::{geometric_mean, median, percentile};
 pub use svg::ratio_chart;
 pub use workload::{timed, Flavor, Size, Unit, Workload};

@@ -1,6 +1,8 @@
 //! Sockets on loopback: TCP round trips on one and on many connections,
-//! bulk throughput, connection churn, UDP and Unix socket round trips, and a
-//! proxy built on `copy_bidirectional`.
+//! bulk throughput, `io::copy` at both ends of a connection, connection
+//! churn, UDP and Unix socket round trips, and a proxy built on
+//! `copy_bidirectional`. Many connections echoing at once, with their tail
+//! latency, live in `echo_fleet`.
 //!
 //! Each workload runs in a spawned driver task (so that on the multi-thread
 //! flavors it runs on a worker, as a server would) and times only the
@@ -16,10 +18,13 @@ use tk::io::{AsyncRead, AsyncReadExt, AsyncWrite, AsyncWriteExt};
 use tk::net::{TcpListener, TcpStream, UdpSocket, UnixStream};
 
 /// Bytes in one ping or pong of the round-trip workloads.
-const MESSAGE: usize = 64;
+pub(super) const MESSAGE: usize = 64;
 
 /// Bytes per write in the throughput workloads.
 const CHUNK: usize = 64 * 1024;
+
+/// One mebibyte, the unit the copy workload's size is counted in.
+const MIB: u64 = 1024 * 1024;
 
 /// Longest a UDP round-trip run may take before it is declared stuck: a
 /// datagram lost on loopback would otherwise leave it waiting forever.
@@ -108,6 +113,39 @@ pub fn io_tcp_bulk(size: &Size) -> f64 {
             let received = receiver.await.expect("receiver completes");
             let elapsed = started.elapsed();
             assert_eq!(received, chunks * CHUNK);
+            nanos(elapsed)
+        });
+        driver.await.expect("driver completes")
+    })
+}
+
+/// 256 MiB moved by `io::copy` at both ends of one connection: one task
+/// copies a `repeat(..).take(256 MiB)` reader into the socket, the other
+/// copies the socket into `sink()`. The clock stops when the sink has taken
+/// the last byte.
+pub fn io_tcp_copy_256mib(size: &Size) -> f64 {
+    let bytes = size.count(256) as u64 * MIB;
+    let rt = runtime(size.flavor);
+    rt.block_on(async move {
+        let driver = tk::spawn(async move {
+            let listener = bind_loopback().await;
+            let addr = listener.local_addr().expect("listener has an address");
+            let receiver = tk::spawn(async move {
+                let (mut stream, _) = listener.accept().await.expect("accept succeeds");
+                tk::io::copy(&mut stream, &mut tk::io::sink())
+                    .await
+                    .expect("copy into the sink succeeds")
+            });
+            let mut sender = TcpStream::connect(addr).await.expect("connect succeeds");
+            let started = Instant::now();
+            let mut source = tk::io::repeat(0x5a).take(bytes);
+            let sent = tk::io::copy(&mut source, &mut sender)
+                .await
+                .expect("copy into the socket succeeds");
+            sender.shutdown().await.expect("shutdown succeeds");
+            let received = receiver.await.expect("receiver completes");
+            let elapsed = started.elapsed();
+            assert_eq!((sent, received), (bytes, bytes));
             nanos(elapsed)
         });
         driver.await.expect("driver completes")
@@ -251,7 +289,7 @@ pub fn io_unix_ping_pong(size: &Size) -> f64 {
     })
 }
 
-async fn bind_loopback() -> TcpListener {
+pub(super) async fn bind_loopback() -> TcpListener {
     TcpListener::bind("127.0.0.1:0")
         .await
         .expect("binding a loopback listener succeeds")
@@ -259,7 +297,7 @@ async fn bind_loopback() -> TcpListener {
 
 /// A client connection with Nagle's algorithm off, as round-trip protocols
 /// use.
-async fn connect(addr: SocketAddr) -> TcpStream {
+pub(super) async fn connect(addr: SocketAddr) -> TcpStream {
     let stream = TcpStream::connect(addr).await.expect("connect succeeds");
     stream.set_nodelay(true).expect("nodelay is settable");
     stream
@@ -277,7 +315,7 @@ async fn bounce_messages<S: AsyncRead + AsyncWrite + Unpin>(stream: &mut S, roun
 }
 
 /// Echoes `rounds` messages back to the sender.
-async fn echo_messages<S: AsyncRead + AsyncWrite + Unpin>(mut stream: S, rounds: usize) {
+pub(super) async fn echo_messages<S: AsyncRead + AsyncWrite + Unpin>(mut stream: S, rounds: usize) {
     let mut buf = [0u8; MESSAGE];
     for _ in 0..rounds {
         stream.read_exact(&mut buf).await.expect("message arrives");
@@ -307,6 +345,6 @@ async fn drain<R: AsyncRead + Unpin>(reader: &mut R) -> usize {
     }
 }
 
-fn nanos(elapsed: Duration) -> f64 {
+pub(super) fn nanos(elapsed: Duration) -> f64 {
     elapsed.as_nanos() as f64
 }
