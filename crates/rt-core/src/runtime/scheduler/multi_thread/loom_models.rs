@@ -228,6 +228,50 @@ fn driver_holder_watches_or_is_woken_when_a_lifo_task_is_placed() {
     });
 }
 
+/// A boxed number, as the loom model's LIFO slot item.
+struct Item(Box<u32>);
+
+impl super::lifo_slot::SlotItem for Item {
+    fn into_ptr(self) -> std::ptr::NonNull<()> {
+        std::ptr::NonNull::from(Box::leak(self.0)).cast()
+    }
+
+    unsafe fn from_ptr(ptr: std::ptr::NonNull<()>) -> Item {
+        // SAFETY: the pointer came from `Box::leak` in `into_ptr`, once.
+        Item(unsafe { Box::from_raw(ptr.cast::<u32>().as_ptr()) })
+    }
+}
+
+/// The owner puts (the empty-slot store and the displacing swap) and takes
+/// while a watcher takes: every item comes out exactly once, and a watcher
+/// that sees an item also sees the put count written before it.
+#[test]
+fn lifo_slot_put_and_take_race_a_rescuer() {
+    use super::lifo_slot::LifoSlot;
+    loom::model(|| {
+        let slot = std::sync::Arc::new(LifoSlot::<Item>::new());
+        let rescuer = {
+            let slot = slot.clone();
+            thread::spawn(move || {
+                let stamp = slot.stamp();
+                let taken = slot.take().map(|item| *item.0);
+                if let (Some(stamp), Some(value)) = (stamp, taken) {
+                    // Item n was the n-th put, counted before publication.
+                    assert!(stamp >= 1 && value >= 1);
+                }
+                taken
+            })
+        };
+        let mut got = Vec::new();
+        got.extend(slot.put(Item(Box::new(1))).map(|i| *i.0));
+        got.extend(slot.put(Item(Box::new(2))).map(|i| *i.0));
+        got.extend(slot.take().map(|i| *i.0));
+        got.extend(rescuer.join().unwrap());
+        got.sort_unstable();
+        assert_eq!(got, [1, 2]);
+    });
+}
+
 struct OverflowSink(Mutex<Vec<u32>>);
 
 impl super::queue::Overflow<u32> for OverflowSink {

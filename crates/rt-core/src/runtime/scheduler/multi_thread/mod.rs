@@ -10,6 +10,7 @@
 //! anywhere; `idle.rs` decides who to wake.
 
 mod idle;
+mod lifo_slot;
 mod lifo_watch;
 #[cfg(all(test, loom))]
 mod loom_models;

@@ -11,24 +11,21 @@
 //! worker watching from the driver takes it (`lifo_watch.rs`).
 
 use super::idle::WakeUp;
+use super::lifo_slot::LifoSlot;
 use super::lifo_watch::{SlotSightings, Watching};
 use super::queue::{self, Overflow};
 use super::{Handle, Parker};
 use crate::runtime::metrics::{WorkerClock, WorkerMetrics};
 use crate::runtime::{context, scheduler};
-use crate::task::{coop, Header, Notified};
+use crate::task::{coop, Notified};
 use crate::util::rng::FastRand;
 use crossbeam_deque::{Injector, Steal};
 use std::cell::RefCell;
 use std::io;
-use std::ptr::{self, NonNull};
-use std::sync::atomic::{AtomicPtr, AtomicU32, Ordering};
+use std::sync::atomic::Ordering;
 use std::sync::Arc;
 
 type Task = Notified<Arc<Handle>>;
-
-/// Most tasks moved from the injector to a local queue at once.
-const MAX_INJECTOR_BATCH: usize = 32;
 
 /// Polls of LIFO-slot tasks in a row before the slot is bypassed for the
 /// rest of the tick, so two tasks waking each other cannot starve the queue.
@@ -59,7 +56,7 @@ pub(crate) struct Core {
 /// What other threads may reach of a worker.
 pub(crate) struct Remote {
     stealer: queue::Steal<Task>,
-    lifo: LifoSlot,
+    lifo: LifoSlot<Task>,
     parker: Parker,
     /// The worker's counters, written only by the thread holding its core.
     pub(super) metrics: WorkerMetrics,
@@ -69,63 +66,6 @@ pub(crate) struct Remote {
 pub(crate) struct Context {
     handle: Arc<Handle>,
     core: RefCell<Option<Box<Core>>>,
-}
-
-/// A one-task slot that the owner and a watcher rescuing a stranded task
-/// both take from with a swap, so exactly one of them gets a given task.
-struct LifoSlot {
-    task: AtomicPtr<Header>,
-    /// Puts so far (written by the owner only): a watcher that sees the
-    /// same count twice knows the slot held one task all along.
-    puts: AtomicU32,
-}
-
-impl LifoSlot {
-    fn new() -> LifoSlot {
-        LifoSlot {
-            task: AtomicPtr::new(ptr::null_mut()),
-            puts: AtomicU32::new(0),
-        }
-    }
-
-    /// Puts `task` in the slot and returns the task it displaced.
-    fn put(&self, task: Task) -> Option<Task> {
-        let raw = task.into_raw().as_ptr();
-        // Counted before the swap publishes the task, so that a `stamp`
-        // that sees the new task also sees the new count.
-        let puts = self.puts.load(Ordering::Relaxed);
-        self.puts.store(puts.wrapping_add(1), Ordering::Relaxed);
-        let prev = self.task.swap(raw, Ordering::AcqRel);
-        // SAFETY: non-null pointers in the slot came from `into_raw`.
-        NonNull::new(prev).map(|p| unsafe { Notified::from_raw(p) })
-    }
-
-    fn take(&self) -> Option<Task> {
-        if self.task.load(Ordering::Relaxed).is_null() {
-            return None;
-        }
-        let prev = self.task.swap(ptr::null_mut(), Ordering::AcqRel);
-        // SAFETY: as in `put`.
-        NonNull::new(prev).map(|p| unsafe { Notified::from_raw(p) })
-    }
-
-    fn is_empty(&self) -> bool {
-        self.task.load(Ordering::Acquire).is_null()
-    }
-
-    /// The put count, if the slot holds a task.
-    fn stamp(&self) -> Option<u32> {
-        if self.is_empty() {
-            return None;
-        }
-        Some(self.puts.load(Ordering::Relaxed))
-    }
-}
-
-impl Drop for LifoSlot {
-    fn drop(&mut self) {
-        drop(self.take());
-    }
 }
 
 impl Core {
@@ -208,7 +148,12 @@ impl Core {
         let first = steal_one(injector)?;
         let share = injector.len() / handle.shared.remotes.len() + 1;
         let room = queue::CAPACITY / 2 - self.local.len().min(queue::CAPACITY / 2);
-        for _ in 0..share.min(room).min(MAX_INJECTOR_BATCH) {
+        // Up to half the local queue: a worker whose queue the driver
+        // keeps refilling (hundreds of sockets) must still drain what
+        // overflowed into the injector, or those tasks wait far longer
+        // than the rest (a p99 round trip of 122 ms against a 1.6 ms
+        // median with 500 connections, at the former cap of 32).
+        for _ in 0..share.min(room) {
             match steal_one(injector) {
                 Some(task) => {
                     self.local.push_back(task, injector);
