@@ -292,6 +292,8 @@ impl Semaphore {
         self.release_queued(n);
     }
 
+    /// The locked part of [`release`](Self::release): waiters are queued,
+    /// so the permits go to them first.
     #[inline(never)]
     fn release_queued(&self, n: usize) {
         self.release_locked(n, lock(&self.waiters));
@@ -463,6 +465,8 @@ impl Semaphore {
         Poll::Pending
     }
 
+    /// A re-poll of a waiter that is (or was) queued: done once the
+    /// releasers assigned all its permits.
     #[inline(never)]
     fn poll_queued(
         &self,
