@@ -143,6 +143,7 @@ impl Semaphore {
     }
 
     /// Permits available right now.
+    #[inline]
     pub(crate) fn available_permits(&self) -> usize {
         self.permits.load(Ordering::Acquire) >> PERMIT_SHIFT
     }
@@ -153,6 +154,7 @@ impl Semaphore {
     }
 
     /// Takes `n` permits if they are available right now.
+    #[inline]
     pub(crate) fn try_acquire(&self, n: usize) -> Result<(), TryAcquireError> {
         assert_permits(n);
         let needed = n << PERMIT_SHIFT;
@@ -178,6 +180,7 @@ impl Semaphore {
 
     /// A future that resolves once `n` permits were taken, or fails when the
     /// semaphore is closed.
+    #[inline]
     pub(crate) fn acquire(&self, n: usize) -> Acquire<'_> {
         assert_permits(n);
         Acquire {
@@ -257,6 +260,11 @@ impl Semaphore {
     /// is left.
     ///
     /// Panics if the total would exceed [`MAX_PERMITS`].
+    ///
+    /// Inlined into callers in other crates (the channel code is generic and
+    /// compiled there): the lock-free path is a few instructions, and the
+    /// queued path is a separate call.
+    #[inline]
     pub(crate) fn release(&self, n: usize) {
         if n == 0 {
             return;
@@ -281,6 +289,13 @@ impl Semaphore {
         }
         // Waiters are queued (or the total would overflow, which the slow
         // path reports).
+        self.release_queued(n);
+    }
+
+    /// The locked part of [`release`](Self::release): waiters are queued,
+    /// so the permits go to them first.
+    #[inline(never)]
+    fn release_queued(&self, n: usize) {
         self.release_locked(n, lock(&self.waiters));
     }
 
@@ -380,6 +395,9 @@ impl Semaphore {
         }
     }
 
+    /// The first poll takes free permits lock-free and is inlined into the
+    /// caller; queueing and re-polls of a queued waiter are separate calls.
+    #[inline]
     fn poll_acquire(
         &self,
         cx: &mut Context<'_>,
@@ -410,8 +428,20 @@ impl Semaphore {
                 Err(actual) => current = actual,
             }
         }
-        // Slow path: under the lock, take what is there and queue for the
-        // rest. Releases cannot run meanwhile, so none can be missed.
+        self.poll_enqueue(cx, num_permits, node, queued)
+    }
+
+    /// Slow path of a first poll: under the lock, take what is there and
+    /// queue for the rest. Releases cannot run meanwhile, so none can be
+    /// missed.
+    #[inline(never)]
+    fn poll_enqueue(
+        &self,
+        cx: &mut Context<'_>,
+        num_permits: usize,
+        node: Pin<&mut Waiter>,
+        queued: &mut bool,
+    ) -> Poll<Result<(), Closed>> {
         let mut waitlist = lock(&self.waiters);
         let taken = match self.take_all_or_flag_waiting(num_permits) {
             Ok(taken) => taken,
@@ -435,6 +465,9 @@ impl Semaphore {
         Poll::Pending
     }
 
+    /// A re-poll of a waiter that is (or was) queued: done once the
+    /// releasers assigned all its permits.
+    #[inline(never)]
     fn poll_queued(
         &self,
         cx: &mut Context<'_>,
@@ -488,6 +521,7 @@ impl fmt::Debug for Semaphore {
 impl Future for Acquire<'_> {
     type Output = Result<(), Closed>;
 
+    #[inline]
     fn poll(self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<Self::Output> {
         let mut progress = ready!(coop::poll_proceed(cx));
         // SAFETY: the node is never moved out; the other fields are Unpin.
@@ -504,10 +538,18 @@ impl Future for Acquire<'_> {
 }
 
 impl Drop for Acquire<'_> {
+    #[inline]
     fn drop(&mut self) {
-        if !self.queued {
-            return;
+        if self.queued {
+            self.cancel();
         }
+    }
+}
+
+impl Acquire<'_> {
+    /// Leaves the queue and gives back whatever had been assigned.
+    #[inline(never)]
+    fn cancel(&mut self) {
         let mut waitlist = lock(&self.semaphore.waiters);
         let node = NonNull::from(&self.node);
         // SAFETY: the node is either linked in this semaphore's queue or was

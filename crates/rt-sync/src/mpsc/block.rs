@@ -77,25 +77,15 @@ impl<T> BlockQueue<T> {
         }
     }
 
+    // `push` and `pop` are inlined into the channel's lock sections; the
+    // once-per-block work (and the rewind of an emptied queue) is kept out of
+    // line so the common case stays a handful of instructions.
+
+    #[inline]
     pub(super) fn push(&mut self, value: T) {
         let mut tail = match self.tail {
             Some(tail) if self.tail_index < BLOCK_CAP => tail,
-            Some(mut full) => {
-                let block = self.fresh_block();
-                // SAFETY: `full` is the queue's live tail block.
-                unsafe { full.as_mut().next = Some(block) };
-                self.tail = Some(block);
-                self.tail_index = 0;
-                block
-            }
-            None => {
-                let block = self.fresh_block();
-                self.head = Some(block);
-                self.head_index = 0;
-                self.tail = Some(block);
-                self.tail_index = 0;
-                block
-            }
+            _ => self.grow_tail(),
         };
         // SAFETY: `tail` is live and slot `tail_index` is free.
         unsafe { tail.as_mut().slots[self.tail_index].write(value) };
@@ -103,6 +93,27 @@ impl<T> BlockQueue<T> {
         self.len += 1;
     }
 
+    /// Links a fresh tail block (the first one, or one after a full tail)
+    /// and returns it, with `tail_index` at 0.
+    #[inline(never)]
+    fn grow_tail(&mut self) -> NonNull<Block<T>> {
+        let block = self.fresh_block();
+        match self.tail {
+            Some(mut full) => {
+                // SAFETY: `full` is the queue's live tail block.
+                unsafe { full.as_mut().next = Some(block) };
+            }
+            None => {
+                self.head = Some(block);
+                self.head_index = 0;
+            }
+        }
+        self.tail = Some(block);
+        self.tail_index = 0;
+        block
+    }
+
+    #[inline]
     pub(super) fn pop(&mut self) -> Option<T> {
         if self.len == 0 {
             return None;
@@ -112,6 +123,16 @@ impl<T> BlockQueue<T> {
         let value = unsafe { head.as_mut().slots[self.head_index].assume_init_read() };
         self.head_index += 1;
         self.len -= 1;
+        if self.len == 0 || self.head_index == BLOCK_CAP {
+            self.after_block_end_or_empty(head);
+        }
+        Some(value)
+    }
+
+    /// After a pop that emptied the queue or consumed the whole head block
+    /// `head`: rewinds, or moves on to the next block.
+    #[inline(never)]
+    fn after_block_end_or_empty(&mut self, mut head: NonNull<Block<T>>) {
         if self.len == 0 {
             // Rewind into the same block: no block changes hands.
             self.head_index = 0;
@@ -128,7 +149,6 @@ impl<T> BlockQueue<T> {
             self.head_index = 0;
             self.recycle_chain(Some(head));
         }
-        Some(value)
     }
 
     /// Keeps one empty block as the spare and frees the rest of `chain`.

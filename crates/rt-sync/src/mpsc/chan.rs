@@ -95,10 +95,16 @@ impl<T, S: ChanSemaphore> Chan<T, S> {
 
     /// Wakes the receiver once a closed channel has no permit left out,
     /// so that it can see the end.
+    #[inline]
     fn wake_rx_if_closed_and_idle(&self) {
         if self.rx_closed.load(Ordering::Acquire) && self.semaphore.is_idle() {
-            wake(lock(&self.shared));
+            self.wake_rx_now();
         }
+    }
+
+    #[inline(never)]
+    fn wake_rx_now(&self) {
+        wake(lock(&self.shared));
     }
 }
 
@@ -419,6 +425,7 @@ impl<T> Future for Reserve<'_, T> {
 }
 
 impl<T> Drop for Reserve<'_, T> {
+    #[inline]
     fn drop(&mut self) {
         // SAFETY: dropped exactly once, here, in place.
         unsafe { ManuallyDrop::drop(&mut self.acquire) };
