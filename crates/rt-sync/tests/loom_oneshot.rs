@@ -69,3 +69,44 @@ fn receiver_changes_waker_while_value_arrives() {
         t.join().unwrap();
     });
 }
+
+/// A receiver dropped while the value is being sent: whichever wins, the
+/// value is dropped exactly once, by the receiver (it found the channel
+/// complete, with or without closing first) or by the sender (it found the
+/// channel closed and got the value back).
+#[test]
+fn receiver_drop_races_send_and_the_value_is_dropped_once() {
+    loom::model(|| {
+        let token = std::sync::Arc::new(());
+        let (tx, rx) = oneshot::channel();
+        let sent = token.clone();
+        let t = thread::spawn(move || {
+            // On failure the value comes back and is dropped here.
+            let _ = tx.send(sent);
+        });
+        drop(rx);
+        t.join().unwrap();
+        assert_eq!(std::sync::Arc::strong_count(&token), 1);
+    });
+}
+
+/// As above, but the receiver was polled first, so its waker is registered
+/// while the send and the drop race.
+#[test]
+fn registered_receiver_drop_races_send() {
+    loom::model(|| {
+        let token = std::sync::Arc::new(());
+        let (tx, rx) = oneshot::channel();
+        let sent = token.clone();
+        let t = thread::spawn(move || {
+            let _ = tx.send(sent);
+        });
+        let mut rx = Box::pin(rx);
+        // Ready (the value is taken and dropped here) or Pending (the
+        // waker stays registered for the drop below); both must hold.
+        drop(poll_once(rx.as_mut()));
+        drop(rx);
+        t.join().unwrap();
+        assert_eq!(std::sync::Arc::strong_count(&token), 1);
+    });
+}

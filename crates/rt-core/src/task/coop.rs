@@ -69,6 +69,7 @@ pub fn forced_yields() -> u64 {
 /// Resources call this before doing work. If the operation then turns out
 /// not to be ready, dropping the returned guard gives the unit back; call
 /// [`RestoreOnPending::made_progress`] once the operation did complete.
+#[inline]
 pub fn poll_proceed(cx: &mut Context<'_>) -> Poll<RestoreOnPending> {
     BUDGET.with(|b| match b.get() {
         None => Poll::Ready(RestoreOnPending(None)),

@@ -31,7 +31,9 @@ use rt_core::task::coop;
 use state::{Snapshot, State};
 use std::fmt;
 use std::future::Future;
+use std::mem::ManuallyDrop;
 use std::pin::Pin;
+use std::ptr;
 use std::sync::Arc;
 use std::task::{ready, Context, Poll, Waker};
 
@@ -45,7 +47,7 @@ pub fn channel<T>() -> (Sender<T>, Receiver<T>) {
     });
     (
         Sender {
-            inner: Some(inner.clone()),
+            inner: inner.clone(),
         },
         Receiver { inner: Some(inner) },
     )
@@ -53,7 +55,10 @@ pub fn channel<T>() -> (Sender<T>, Receiver<T>) {
 
 /// Sends the channel's one value; see [`channel`].
 pub struct Sender<T> {
-    inner: Option<Arc<Inner<T>>>,
+    /// Not an `Option`: `send` consumes the sender, so a live sender always
+    /// has its channel, and `send` moves the handle out instead of leaving
+    /// a `None` for `Drop` to inspect.
+    inner: Arc<Inner<T>>,
 }
 
 /// Receives the channel's one value by being awaited; see [`channel`].
@@ -103,6 +108,50 @@ impl<T> Inner<T> {
         true
     }
 
+    /// Closes the channel from the receiver's side and wakes a sender waiting
+    /// in `closed`. Returns the state before.
+    fn close(&self) -> Snapshot {
+        let previous = self.state.set_closed();
+        if previous.is_tx_task_set() && !previous.is_complete() {
+            // SAFETY: TX_TASK_SET was set when we closed, so the slot is
+            // initialised and the sender will not touch it any more.
+            self.tx_task.with(|slot| unsafe {
+                if let Some(waker) = &*slot {
+                    waker.wake_by_ref();
+                }
+            });
+        }
+        previous
+    }
+
+    /// The receiver's poll after its budget check: the value, `None` if the
+    /// channel finished without one, or `Pending` with `cx` registered.
+    fn poll_recv(&self, cx: &mut Context<'_>) -> Poll<Option<T>> {
+        // Fast path: the value is usually there by the first poll, and one
+        // load both tells us so and hands us the cell.
+        let mut state = self.state.load();
+        if !state.is_complete() && !state.is_closed() {
+            let done = self.register(
+                cx,
+                &self.rx_task,
+                Snapshot::is_rx_task_set,
+                State::set_rx_task,
+                State::unset_rx_task,
+                |s| s.is_complete() || s.is_closed(),
+            );
+            if !done {
+                return Poll::Pending;
+            }
+            state = self.state.load();
+        }
+        if state.is_complete() {
+            // SAFETY: VALUE_SENT is set, so the receiver owns the cell.
+            Poll::Ready(unsafe { self.take_value() })
+        } else {
+            Poll::Ready(None)
+        }
+    }
+
     /// Takes the value; only the receiver calls this, after `VALUE_SENT`.
     ///
     /// # Safety
@@ -116,6 +165,10 @@ impl<T> Inner<T> {
     /// Stores `cx`'s waker in `slot` under the `set`/`unset` bit protocol.
     /// Returns `true` if `done` became true meanwhile (the caller must then
     /// not wait).
+    ///
+    /// Kept out of line: it is the waiting path, and inlined it would make
+    /// every ready poll save and restore the registers it needs.
+    #[inline(never)]
     fn register(
         &self,
         cx: &mut Context<'_>,
@@ -153,8 +206,13 @@ impl<T> Sender<T> {
     ///
     /// A successful send does not mean the value will be received: the
     /// receiver may still be dropped before it looks.
-    pub fn send(mut self, value: T) -> Result<(), T> {
-        let inner = self.inner.take().expect("sender used after send");
+    pub fn send(self, value: T) -> Result<(), T> {
+        // Consumed without running `Drop`: the sender's drop would only
+        // complete the channel, which this does itself, with the value.
+        let this = ManuallyDrop::new(self);
+        // SAFETY: `this` is never used or dropped again, so the handle is
+        // moved out exactly once and its reference count stays balanced.
+        let inner = unsafe { ptr::read(&this.inner) };
         // SAFETY: VALUE_SENT is not set, so the sender owns the cell.
         inner.value.with_mut(|slot| unsafe { *slot = Some(value) });
         if inner.complete() {
@@ -188,16 +246,12 @@ impl<T> Sender<T> {
 
     /// Whether the receiver was dropped or closed.
     pub fn is_closed(&self) -> bool {
-        self.inner
-            .as_ref()
-            .map_or(true, |inner| inner.state.load().is_closed())
+        self.inner.state.load().is_closed()
     }
 
     /// Polls for the receiver going away; registers `cx`'s waker otherwise.
     pub fn poll_closed(&mut self, cx: &mut Context<'_>) -> Poll<()> {
-        let Some(inner) = self.inner.as_ref() else {
-            return Poll::Ready(());
-        };
+        let inner = &self.inner;
         let mut progress = ready!(coop::poll_proceed(cx));
         let closed = inner.register(
             cx,
@@ -218,10 +272,8 @@ impl<T> Sender<T> {
 
 impl<T> Drop for Sender<T> {
     fn drop(&mut self) {
-        if let Some(inner) = self.inner.take() {
-            // Completing without a value tells the receiver nothing comes.
-            inner.complete();
-        }
+        // Completing without a value tells the receiver nothing comes.
+        self.inner.complete();
     }
 }
 
@@ -230,16 +282,7 @@ impl<T> Receiver<T> {
     /// fails, but a value sent before is still delivered.
     pub fn close(&mut self) {
         if let Some(inner) = self.inner.as_ref() {
-            let previous = inner.state.set_closed();
-            if previous.is_tx_task_set() && !previous.is_complete() {
-                // SAFETY: TX_TASK_SET was set when we closed, so the slot is
-                // initialised and the sender will not touch it any more.
-                inner.tx_task.with(|slot| unsafe {
-                    if let Some(waker) = &*slot {
-                        waker.wake_by_ref();
-                    }
-                });
-            }
+            inner.close();
         }
     }
 
@@ -296,40 +339,39 @@ impl<T> Future for Receiver<T> {
             return Poll::Ready(Err(RecvError(())));
         };
         let mut progress = ready!(coop::poll_proceed(cx));
-        let done = inner.register(
-            cx,
-            &inner.rx_task,
-            Snapshot::is_rx_task_set,
-            State::set_rx_task,
-            State::unset_rx_task,
-            |s| s.is_complete() || s.is_closed(),
-        );
-        if !done {
-            return Poll::Pending;
-        }
+        let value = ready!(inner.poll_recv(cx));
         progress.made_progress();
-        let state = inner.state.load();
-        let value = if state.is_complete() {
-            // SAFETY: VALUE_SENT is set, so the receiver owns the cell.
-            unsafe { inner.take_value() }
-        } else {
-            None
-        };
         self.inner = None;
         Poll::Ready(value.ok_or(RecvError(())))
     }
 }
 
 impl<T> Drop for Receiver<T> {
+    #[inline]
     fn drop(&mut self) {
-        self.close();
+        // A receiver that resolved has nothing left to do; this check is
+        // inlined where the receiver dies, the rest is not.
         if let Some(inner) = self.inner.take() {
-            if inner.state.load().is_complete() {
-                // SAFETY: VALUE_SENT is set, so the receiver owns the cell;
-                // drop the value now rather than with the last handle.
-                drop(unsafe { inner.take_value() });
-            }
+            drop_unresolved(inner);
         }
+    }
+}
+
+/// Drops a receiver that did not resolve: closes the channel unless it is
+/// already complete, and drops a value that was sent but not received.
+#[inline(never)]
+fn drop_unresolved<T>(inner: Arc<Inner<T>>) {
+    // Once VALUE_SENT is set the sender is gone and never reads CLOSED
+    // again, so closing would be wasted work; only close while the sender
+    // may still send or wait in `closed`.
+    let mut state = inner.state.load();
+    if !state.is_complete() {
+        state = inner.close();
+    }
+    if state.is_complete() {
+        // SAFETY: VALUE_SENT is set, so the receiver owns the cell; drop
+        // the value now rather than with the last handle.
+        drop(unsafe { inner.take_value() });
     }
 }
 

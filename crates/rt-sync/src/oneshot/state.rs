@@ -23,28 +23,39 @@ const TX_TASK_SET: usize = 0b1000;
 pub(super) struct Snapshot(usize);
 
 impl Snapshot {
+    #[inline]
     pub(super) fn is_complete(self) -> bool {
         self.0 & VALUE_SENT != 0
     }
+    #[inline]
     pub(super) fn is_closed(self) -> bool {
         self.0 & CLOSED != 0
     }
+    #[inline]
     pub(super) fn is_rx_task_set(self) -> bool {
         self.0 & RX_TASK_SET != 0
     }
+    #[inline]
     pub(super) fn is_tx_task_set(self) -> bool {
         self.0 & TX_TASK_SET != 0
     }
 }
 
 /// The atomic state word.
+///
+/// Every method is `#[inline]`: the channel's code is generic, so it is
+/// compiled in the crate that uses the channel, and without the attribute
+/// each of these few-instruction transitions would be a call into this
+/// crate.
 pub(super) struct State(AtomicUsize);
 
 impl State {
+    #[inline]
     pub(super) fn new() -> State {
         State(AtomicUsize::new(0))
     }
 
+    #[inline]
     pub(super) fn load(&self) -> Snapshot {
         Snapshot(self.0.load(Ordering::Acquire))
     }
@@ -52,6 +63,7 @@ impl State {
     /// Sets `VALUE_SENT` unless the channel is closed; returns the state
     /// before. A compare-and-swap rather than `fetch_or`: the bit must
     /// never appear after `CLOSED` (see the module docs).
+    #[inline]
     pub(super) fn set_complete(&self) -> Snapshot {
         let mut current = self.0.load(Ordering::Relaxed);
         loop {
@@ -71,22 +83,27 @@ impl State {
     }
 
     /// Sets `CLOSED`; returns the state before.
+    #[inline]
     pub(super) fn set_closed(&self) -> Snapshot {
         Snapshot(self.0.fetch_or(CLOSED, Ordering::AcqRel))
     }
 
+    #[inline]
     pub(super) fn set_rx_task(&self) -> Snapshot {
         Snapshot(self.0.fetch_or(RX_TASK_SET, Ordering::AcqRel) | RX_TASK_SET)
     }
 
+    #[inline]
     pub(super) fn unset_rx_task(&self) -> Snapshot {
         Snapshot(self.0.fetch_and(!RX_TASK_SET, Ordering::AcqRel))
     }
 
+    #[inline]
     pub(super) fn set_tx_task(&self) -> Snapshot {
         Snapshot(self.0.fetch_or(TX_TASK_SET, Ordering::AcqRel) | TX_TASK_SET)
     }
 
+    #[inline]
     pub(super) fn unset_tx_task(&self) -> Snapshot {
         Snapshot(self.0.fetch_and(!TX_TASK_SET, Ordering::AcqRel))
     }
