@@ -21,8 +21,12 @@ use crate::loom::sync::atomic::{AtomicU32, AtomicU64, Ordering::*};
 use crate::loom::sync::Arc;
 use std::mem::MaybeUninit;
 
+/// Slots per worker. Larger than tokio's 256: overflow moves tasks to the
+/// injector, where they wait behind a local queue the driver keeps
+/// refilling, so a small ring makes the tail latency of hundreds of busy
+/// sockets much worse (see ARCHITECTURE.md).
 #[cfg(not(loom))]
-pub(crate) const CAPACITY: usize = 256;
+pub(crate) const CAPACITY: usize = 1024;
 /// Small under loom, so that the full and overflow paths are explored.
 #[cfg(loom)]
 pub(crate) const CAPACITY: usize = 4;
