@@ -3,6 +3,7 @@
 //! `readiness` future) misses the event or the shutdown that ends its wait.
 //! An error event ends read and write waits of both kinds, and a read wait
 //! that consumes it leaves `ERROR` to the waits that asked for errors.
+//! One event wakes both slot waiters when no `readiness` future is listed.
 #![cfg(loom)]
 
 use loom::future::block_on;
@@ -112,6 +113,29 @@ fn shutdown_wakes_both_kinds_of_waiter() {
         io.shutdown();
         assert!(listed.join().unwrap());
         assert!(slot.join().unwrap());
+    });
+}
+
+#[test]
+fn one_event_wakes_a_slot_reader_and_a_slot_writer() {
+    // With no listed waiter the driver takes the short path that wakes the
+    // slot wakers without a batch; both must still be woken.
+    loom::model(|| {
+        let io = Arc::new(ScheduledIo::new());
+        let driver = {
+            let io = io.clone();
+            thread::spawn(move || io.set_readiness(1, Ready::READABLE | Ready::WRITABLE))
+        };
+        let writer = {
+            let io = io.clone();
+            thread::spawn(move || {
+                block_on(poll_fn(|cx| io.poll_readiness(cx, Direction::Write))).ready
+            })
+        };
+        let read = block_on(poll_fn(|cx| io.poll_readiness(cx, Direction::Read)));
+        assert!(read.ready.is_readable());
+        assert!(writer.join().unwrap().is_writable());
+        driver.join().unwrap();
     });
 }
 

@@ -5,10 +5,12 @@ mod support;
 
 use rt_io::io::{
     copy, copy_bidirectional, copy_bidirectional_with_sizes, copy_buf, duplex, empty, join, repeat,
-    sink, split, AsyncBufReadExt, AsyncReadExt, AsyncWriteExt, BufReader, BufStream, BufWriter,
-    ErrorKind,
+    sink, split, AsyncBufReadExt, AsyncRead, AsyncReadExt, AsyncWriteExt, BufReader, BufStream,
+    BufWriter, DuplexStream, ErrorKind, ReadBuf,
 };
-use std::task::Poll;
+use std::pin::Pin;
+use std::sync::{Arc, Mutex};
+use std::task::{Context, Poll, Wake, Waker};
 use support::{block_on, join2, poll_once};
 
 #[test]
@@ -46,6 +48,54 @@ fn duplex_eof_after_shutdown_or_drop_and_broken_pipe() {
         let err = a.write_all(b"x").await.unwrap_err();
         assert_eq!(err.kind(), ErrorKind::BrokenPipe);
     });
+}
+
+/// A waker that, when woken, reads from the duplex end it holds, the way a
+/// task woken on another worker would poll its stream at once.
+struct ReadsOnWake {
+    stream: Mutex<Option<DuplexStream>>,
+    read: Mutex<Vec<u8>>,
+}
+
+impl Wake for ReadsOnWake {
+    fn wake(self: Arc<Self>) {
+        let mut stream = self.stream.lock().unwrap();
+        let stream = stream.as_mut().expect("the stream was handed over");
+        let noop = Waker::from(Arc::new(Noop));
+        let mut storage = [0u8; 8];
+        let mut buf = ReadBuf::new(&mut storage);
+        let polled = Pin::new(stream).poll_read(&mut Context::from_waker(&noop), &mut buf);
+        assert!(matches!(polled, Poll::Ready(Ok(()))));
+        self.read.lock().unwrap().extend_from_slice(buf.filled());
+    }
+}
+
+struct Noop;
+
+impl Wake for Noop {
+    fn wake(self: Arc<Self>) {}
+}
+
+#[test]
+fn duplex_wakes_the_reader_after_releasing_the_pipe() {
+    let (mut a, mut b) = duplex(8);
+    let reader = Arc::new(ReadsOnWake {
+        stream: Mutex::new(None),
+        read: Mutex::new(Vec::new()),
+    });
+    let waker = Waker::from(reader.clone());
+    let mut storage = [0u8; 8];
+    let mut buf = ReadBuf::new(&mut storage);
+    let polled = Pin::new(&mut b).poll_read(&mut Context::from_waker(&waker), &mut buf);
+    assert!(polled.is_pending(), "an empty pipe waits");
+    *reader.stream.lock().unwrap() = Some(b);
+    // The write wakes the reader, which locks the same pipe from inside
+    // its wake: this only completes if the writer released the lock first.
+    assert!(matches!(
+        poll_once(&mut Box::pin(a.write(b"hi"))),
+        Poll::Ready(Ok(2))
+    ));
+    assert_eq!(*reader.read.lock().unwrap(), b"hi");
 }
 
 #[test]

@@ -20,6 +20,7 @@
 //! either the waiter sees the new readiness, or the driver sees the waiter.
 
 use super::ready::{Interest, Ready};
+use super::wake_list::WakeList;
 use rt_core::loom::cell::UnsafeCell;
 use rt_core::loom::sync::atomic::{AtomicUsize, Ordering};
 use rt_core::loom::sync::Mutex;
@@ -36,9 +37,6 @@ const TICK_SHIFT: u32 = 16;
 /// "a later turn" for the short time an operation holds an event.
 pub const TICK_MASK: usize = 0x7fff;
 const SHUTDOWN: usize = 1 << 31;
-
-/// Wakers woken per batch, so the lock is not held while user code runs.
-const WAKE_BATCH: usize = 32;
 
 /// Which waker slot an operation uses.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -194,14 +192,33 @@ impl ScheduledIo {
 
     /// Wakes the slot wakers and list waiters that `ready` satisfies.
     fn wake(&self, ready: Ready) {
-        let mut batch = WakeList::new();
         let mut waiters = self.waiters.lock().unwrap_or_else(|e| e.into_inner());
-        if ready.intersects(Direction::Read.mask()) {
-            batch.extend(waiters.reader.take());
+        let reader = if ready.intersects(Direction::Read.mask()) {
+            waiters.reader.take()
+        } else {
+            None
+        };
+        let writer = if ready.intersects(Direction::Write.mask()) {
+            waiters.writer.take()
+        } else {
+            None
+        };
+        if waiters.list.is_empty() {
+            // The common case (sockets wait through their slots only): no
+            // list to walk and at most two wakers, woken straight from the
+            // stack once the lock is released.
+            drop(waiters);
+            if let Some(reader) = reader {
+                reader.wake();
+            }
+            if let Some(writer) = writer {
+                writer.wake();
+            }
+            return;
         }
-        if ready.intersects(Direction::Write.mask()) {
-            batch.extend(waiters.writer.take());
-        }
+        let mut batch = WakeList::new();
+        batch.extend(reader);
+        batch.extend(writer);
         loop {
             // Walk the list by popping every node: satisfied ones leave it,
             // the rest are put back in their order afterwards.
@@ -325,44 +342,6 @@ impl ScheduledIo {
                 _pin: PhantomPinned,
             }),
         }
-    }
-}
-
-/// Wakers collected under the lock and woken after it is released, kept on
-/// the stack so that dispatching an event never allocates.
-struct WakeList {
-    wakers: [Option<Waker>; WAKE_BATCH],
-    len: usize,
-}
-
-impl WakeList {
-    fn new() -> WakeList {
-        WakeList {
-            wakers: std::array::from_fn(|_| None),
-            len: 0,
-        }
-    }
-
-    fn is_full(&self) -> bool {
-        self.len == WAKE_BATCH
-    }
-
-    /// Adds `waker`; the caller empties a full list before adding more.
-    fn extend(&mut self, waker: Option<Waker>) {
-        if let Some(waker) = waker {
-            debug_assert!(!self.is_full());
-            self.wakers[self.len] = Some(waker);
-            self.len += 1;
-        }
-    }
-
-    fn wake_all(&mut self) {
-        for slot in &mut self.wakers[..self.len] {
-            if let Some(waker) = slot.take() {
-                waker.wake();
-            }
-        }
-        self.len = 0;
     }
 }
 

@@ -4,7 +4,9 @@
 //! Each direction is a `Pipe` behind a mutex: a byte buffer capped at the
 //! capacity given to [`duplex`], plus the waker of the side waiting on it.
 //! A writer that finds the buffer full parks its waker and waits for the
-//! reader to drain it; a reader that finds it empty does the reverse.
+//! reader to drain it; a reader that finds it empty does the reverse. The
+//! peer is woken only after the lock is released, so that on a
+//! multi-threaded runtime it does not wake up into a held lock.
 //! Dropping or shutting down one end closes its write direction, so the
 //! peer reads what is left and then end of stream.
 
@@ -82,7 +84,11 @@ impl AsyncRead for DuplexStream {
         buf: &mut ReadBuf<'_>,
     ) -> Poll<io::Result<()>> {
         let mut budget = ready!(coop::poll_proceed(cx));
-        let result = ready!(lock(&self.read).poll_read(cx, buf));
+        let mut pipe = lock(&self.read);
+        let (result, wakeups) = pipe.poll_read(cx, buf);
+        drop(pipe);
+        wakeups.wake();
+        let result = ready!(result);
         budget.made_progress();
         Poll::Ready(result)
     }
@@ -95,7 +101,11 @@ impl AsyncWrite for DuplexStream {
         buf: &[u8],
     ) -> Poll<io::Result<usize>> {
         let mut budget = ready!(coop::poll_proceed(cx));
-        let result = ready!(lock(&self.write).poll_write(cx, buf));
+        let mut pipe = lock(&self.write);
+        let (result, wakeups) = pipe.poll_write(cx, buf);
+        drop(pipe);
+        wakeups.wake();
+        let result = ready!(result);
         budget.made_progress();
         Poll::Ready(result)
     }
@@ -105,7 +115,8 @@ impl AsyncWrite for DuplexStream {
     }
 
     fn poll_shutdown(self: Pin<&mut Self>, _cx: &mut Context<'_>) -> Poll<io::Result<()>> {
-        lock(&self.write).close();
+        let wakeups = lock(&self.write).close();
+        wakeups.wake();
         Poll::Ready(Ok(()))
     }
 }
@@ -113,7 +124,10 @@ impl AsyncWrite for DuplexStream {
 impl Drop for DuplexStream {
     fn drop(&mut self) {
         // The peer reads what is left, then end of stream; its writes fail.
-        lock(&self.write).close();
-        lock(&self.read).close();
+        // Each statement drops its guard before the wakers run.
+        let wakeups = lock(&self.write).close();
+        wakeups.wake();
+        let wakeups = lock(&self.read).close();
+        wakeups.wake();
     }
 }

@@ -1,11 +1,47 @@
 //! `Pipe`: one direction of an in-memory byte stream, shared by
 //! `DuplexStream` (two of them behind mutexes) and `SimplexStream` (one,
 //! owned).
+//!
+//! The pipe never wakes anyone itself: an operation that frees room or
+//! brings bytes takes the other side's waker out and hands it back as
+//! [`Wakeups`]. A duplex end wakes them only after it has released the
+//! pipe's lock, so the woken task, which may already be running on another
+//! worker, does not find the lock still held and block on it.
 
 use crate::io::ReadBuf;
 use bytes::{Buf, BytesMut};
 use std::io;
 use std::task::{Context, Poll, Waker};
+
+/// Wakers taken out of a pipe, to be woken once the caller no longer holds
+/// the pipe (for a duplex end, after dropping the lock guard).
+#[must_use = "the taken wakers are lost unless woken"]
+#[derive(Debug, Default)]
+pub(crate) struct Wakeups {
+    reader: Option<Waker>,
+    writer: Option<Waker>,
+}
+
+impl Wakeups {
+    /// Wakes the taken wakers, the reader first.
+    pub(crate) fn wake(self) {
+        if let Some(reader) = self.reader {
+            reader.wake();
+        }
+        if let Some(writer) = self.writer {
+            writer.wake();
+        }
+    }
+}
+
+/// Stores `cx`'s waker in `slot`, keeping the one there if it would wake
+/// the same task (a task polling again need not clone its waker again).
+fn park(slot: &mut Option<Waker>, cx: &Context<'_>) {
+    match slot {
+        Some(waker) if waker.will_wake(cx.waker()) => {}
+        _ => *slot = Some(cx.waker().clone()),
+    }
+}
 
 /// One direction: bytes in flight and who waits on them.
 #[derive(Debug)]
@@ -30,60 +66,61 @@ impl Pipe {
     }
 
     /// Ends the stream: the reader gets end of stream once the buffer is
-    /// drained, writers get `BrokenPipe`.
-    pub(crate) fn close(&mut self) {
+    /// drained, writers get `BrokenPipe`. Returns both sides' wakers.
+    pub(crate) fn close(&mut self) -> Wakeups {
         self.closed = true;
-        if let Some(waker) = self.read_waker.take() {
-            waker.wake();
-        }
-        if let Some(waker) = self.write_waker.take() {
-            waker.wake();
+        Wakeups {
+            reader: self.read_waker.take(),
+            writer: self.write_waker.take(),
         }
     }
 
+    /// Reads what is buffered into `buf`, or parks `cx`'s waker when there
+    /// is nothing yet. Returns the writer's waker when room was made.
     pub(crate) fn poll_read(
         &mut self,
         cx: &mut Context<'_>,
         buf: &mut ReadBuf<'_>,
-    ) -> Poll<io::Result<()>> {
+    ) -> (Poll<io::Result<()>>, Wakeups) {
+        let mut wakeups = Wakeups::default();
         if self.buffer.has_remaining() {
             let n = self.buffer.len().min(buf.remaining());
             buf.put_slice(&self.buffer[..n]);
             self.buffer.advance(n);
             if n > 0 {
-                if let Some(waker) = self.write_waker.take() {
-                    waker.wake();
-                }
+                wakeups.writer = self.write_waker.take();
             }
-            Poll::Ready(Ok(()))
+            (Poll::Ready(Ok(())), wakeups)
         } else if self.closed {
-            Poll::Ready(Ok(()))
+            (Poll::Ready(Ok(())), wakeups)
         } else {
-            self.read_waker = Some(cx.waker().clone());
-            Poll::Pending
+            park(&mut self.read_waker, cx);
+            (Poll::Pending, wakeups)
         }
     }
 
+    /// Buffers as much of `data` as fits, or parks `cx`'s waker when the
+    /// buffer is full. Returns the reader's waker when bytes were added.
     pub(crate) fn poll_write(
         &mut self,
         cx: &mut Context<'_>,
         data: &[u8],
-    ) -> Poll<io::Result<usize>> {
+    ) -> (Poll<io::Result<usize>>, Wakeups) {
+        let mut wakeups = Wakeups::default();
         if self.closed {
-            return Poll::Ready(Err(io::ErrorKind::BrokenPipe.into()));
+            let broken = Err(io::ErrorKind::BrokenPipe.into());
+            return (Poll::Ready(broken), wakeups);
         }
         let room = self.max_buf_size - self.buffer.len();
         if room == 0 {
-            self.write_waker = Some(cx.waker().clone());
-            return Poll::Pending;
+            park(&mut self.write_waker, cx);
+            return (Poll::Pending, wakeups);
         }
         let n = room.min(data.len());
         self.buffer.extend_from_slice(&data[..n]);
         if n > 0 {
-            if let Some(waker) = self.read_waker.take() {
-                waker.wake();
-            }
+            wakeups.reader = self.read_waker.take();
         }
-        Poll::Ready(Ok(n))
+        (Poll::Ready(Ok(n)), wakeups)
     }
 }

@@ -53,7 +53,9 @@ impl AsyncRead for SimplexStream {
         buf: &mut ReadBuf<'_>,
     ) -> Poll<io::Result<()>> {
         let mut budget = ready!(coop::poll_proceed(cx));
-        let result = ready!(self.pipe.poll_read(cx, buf));
+        let (result, wakeups) = self.pipe.poll_read(cx, buf);
+        wakeups.wake();
+        let result = ready!(result);
         budget.made_progress();
         Poll::Ready(result)
     }
@@ -66,7 +68,9 @@ impl AsyncWrite for SimplexStream {
         buf: &[u8],
     ) -> Poll<io::Result<usize>> {
         let mut budget = ready!(coop::poll_proceed(cx));
-        let result = ready!(self.pipe.poll_write(cx, buf));
+        let (result, wakeups) = self.pipe.poll_write(cx, buf);
+        wakeups.wake();
+        let result = ready!(result);
         budget.made_progress();
         Poll::Ready(result)
     }
@@ -76,7 +80,7 @@ impl AsyncWrite for SimplexStream {
     }
 
     fn poll_shutdown(mut self: Pin<&mut Self>, _cx: &mut Context<'_>) -> Poll<io::Result<()>> {
-        self.pipe.close();
+        self.pipe.close().wake();
         Poll::Ready(Ok(()))
     }
 }

@@ -1,0 +1,176 @@
+//! `WakeList`: a stack batch of wakers that a resource collects under its
+//! waiter lock and wakes after releasing it.
+//!
+//! Dispatching one event usually wakes one or two tasks, so the batch must
+//! cost nothing for the slots it does not use: the array starts
+//! uninitialised and only the first `len` slots ever hold a waker. Creating
+//! an empty batch writes one word and dropping it reads one.
+
+use std::mem::MaybeUninit;
+use std::task::Waker;
+
+/// Wakers woken per batch, so the lock is not held while user code runs.
+pub(super) const WAKE_BATCH: usize = 32;
+
+/// Up to [`WAKE_BATCH`] wakers to wake once a lock is released.
+///
+/// Invariant: `wakers[..len]` are initialised and owned by the list;
+/// `wakers[len..]` are uninitialised.
+pub(super) struct WakeList {
+    wakers: [MaybeUninit<Waker>; WAKE_BATCH],
+    len: usize,
+}
+
+impl WakeList {
+    /// An empty batch; no slot is written.
+    pub(super) fn new() -> WakeList {
+        WakeList {
+            // An array of `MaybeUninit` needs no initialisation.
+            wakers: [const { MaybeUninit::uninit() }; WAKE_BATCH],
+            len: 0,
+        }
+    }
+
+    /// Whether the batch must be woken before another waker is added.
+    pub(super) fn is_full(&self) -> bool {
+        self.len == WAKE_BATCH
+    }
+
+    /// Adds `waker`; the caller empties a full list before adding more.
+    pub(super) fn extend(&mut self, waker: Option<Waker>) {
+        if let Some(waker) = waker {
+            debug_assert!(!self.is_full());
+            self.wakers[self.len].write(waker);
+            self.len += 1;
+        }
+    }
+
+    /// Wakes every waker in the batch in the order they were added, and
+    /// leaves the batch empty.
+    pub(super) fn wake_all(&mut self) {
+        let len = std::mem::replace(&mut self.len, 0);
+        // From here on the list owns no slot; `pending` owns `[..len]` and
+        // drops what it has not woken if a waker panics.
+        let mut pending = Pending {
+            slots: &mut self.wakers[..len],
+            next: 0,
+        };
+        while pending.next < pending.slots.len() {
+            let slot = &pending.slots[pending.next];
+            // SAFETY: `slot` is below the old `len`, so it was initialised,
+            // and it is at or past `next`, so it has not been read out yet;
+            // `next` moves past it before the waker runs, so it is never
+            // read or dropped again.
+            let waker = unsafe { slot.assume_init_read() };
+            pending.next += 1;
+            waker.wake();
+        }
+    }
+}
+
+impl Drop for WakeList {
+    fn drop(&mut self) {
+        for slot in &mut self.wakers[..self.len] {
+            // SAFETY: slots below `len` are initialised and owned by the
+            // list, and the list is going away, so each is dropped once.
+            unsafe { slot.assume_init_drop() };
+        }
+    }
+}
+
+/// The wakers of a batch being woken; those not yet woken when it is dropped
+/// (a waker panicked) are dropped with it rather than leaked.
+///
+/// Invariant: `slots[next..]` are initialised and owned by this value.
+struct Pending<'a> {
+    slots: &'a mut [MaybeUninit<Waker>],
+    next: usize,
+}
+
+impl Drop for Pending<'_> {
+    fn drop(&mut self) {
+        for slot in &mut self.slots[self.next..] {
+            // SAFETY: by the invariant, slots from `next` on are initialised
+            // and nothing else will read or drop them.
+            unsafe { slot.assume_init_drop() };
+        }
+    }
+}
+
+#[cfg(all(test, not(loom)))]
+mod tests {
+    use super::*;
+    use std::panic::{catch_unwind, AssertUnwindSafe};
+    use std::sync::{Arc, Mutex};
+    use std::task::Wake;
+
+    /// Records its wake in a shared log, and panics on wake if asked to.
+    struct Logged {
+        id: usize,
+        log: Arc<Mutex<Vec<usize>>>,
+        panics: bool,
+    }
+
+    impl Wake for Logged {
+        fn wake(self: Arc<Self>) {
+            self.log.lock().unwrap().push(self.id);
+            assert!(!self.panics, "waker {} panics", self.id);
+        }
+    }
+
+    fn logged(id: usize, log: &Arc<Mutex<Vec<usize>>>, panics: bool) -> (Arc<Logged>, Waker) {
+        let waker = Arc::new(Logged {
+            id,
+            log: log.clone(),
+            panics,
+        });
+        (waker.clone(), Waker::from(waker))
+    }
+
+    #[test]
+    fn wakes_in_order_and_empties() {
+        let log = Arc::new(Mutex::new(Vec::new()));
+        let mut list = WakeList::new();
+        let mut handles = Vec::new();
+        for id in 0..WAKE_BATCH {
+            let (handle, waker) = logged(id, &log, false);
+            handles.push(handle);
+            list.extend(Some(waker));
+        }
+        list.extend(None);
+        assert!(list.is_full());
+        list.wake_all();
+        assert!(!list.is_full());
+        assert_eq!(*log.lock().unwrap(), (0..WAKE_BATCH).collect::<Vec<_>>());
+        // Every waker was consumed by its wake: only our handles remain.
+        assert!(handles.iter().all(|h| Arc::strong_count(h) == 1));
+    }
+
+    #[test]
+    fn dropping_an_unwoken_list_drops_its_wakers_without_waking() {
+        let log = Arc::new(Mutex::new(Vec::new()));
+        let (handle, waker) = logged(0, &log, false);
+        let mut list = WakeList::new();
+        list.extend(Some(waker));
+        drop(list);
+        assert!(log.lock().unwrap().is_empty());
+        assert_eq!(Arc::strong_count(&handle), 1);
+    }
+
+    #[test]
+    fn a_panicking_waker_drops_the_rest_once() {
+        let log = Arc::new(Mutex::new(Vec::new()));
+        let mut list = WakeList::new();
+        let mut handles = Vec::new();
+        for id in 0..4 {
+            let (handle, waker) = logged(id, &log, id == 1);
+            handles.push(handle);
+            list.extend(Some(waker));
+        }
+        let result = catch_unwind(AssertUnwindSafe(|| list.wake_all()));
+        assert!(result.is_err());
+        drop(list);
+        assert_eq!(*log.lock().unwrap(), vec![0, 1]);
+        assert!(handles.iter().all(|h| Arc::strong_count(h) == 1));
+    }
+}
