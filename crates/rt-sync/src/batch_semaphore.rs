@@ -35,12 +35,12 @@
 //! task that acquires it.
 
 use crate::locked::lock;
-use crate::wake_list::WakeList;
 use rt_core::loom::cell::UnsafeCell;
 use rt_core::loom::sync::atomic::{AtomicUsize, Ordering};
 use rt_core::loom::sync::{Mutex, MutexGuard};
 use rt_core::task::coop;
 use rt_core::util::linked_list::{self, LinkedList};
+use rt_core::util::WakeList;
 use std::fmt;
 use std::future::Future;
 use std::marker::PhantomPinned;

@@ -29,7 +29,6 @@ mod rwlock;
 mod semaphore;
 mod send_error;
 mod set_once;
-mod wake_list;
 pub mod watch;
 
 pub use barrier::{Barrier, BarrierWaitResult};

@@ -19,11 +19,11 @@
 //! waker and notification are only touched under the lock.
 
 use crate::locked::lock;
-use crate::wake_list::WakeList;
 use rt_core::loom::cell::UnsafeCell;
 use rt_core::loom::sync::atomic::{AtomicUsize, Ordering::SeqCst};
 use rt_core::loom::sync::Mutex;
 use rt_core::util::linked_list::{self, LinkedList};
+use rt_core::util::WakeList;
 use std::fmt;
 use std::future::Future;
 use std::marker::PhantomPinned;

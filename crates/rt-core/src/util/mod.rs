@@ -1,5 +1,6 @@
 //! Mechanisms shared by every rt crate, written once: the intrusive linked
-//! list, the atomic waker slot, and the fast per-thread random generator.
+//! list, the atomic waker slot, the batch of wakers woken outside a lock,
+//! and the fast per-thread random generator.
 //!
 //! These are public so that rt-sync, rt-time and rt-io can build on them, but
 //! they are support API: hidden from the facade's documentation and versioned
@@ -8,5 +9,7 @@
 mod atomic_waker;
 pub mod linked_list;
 pub mod rng;
+mod wake_list;
 
 pub use atomic_waker::AtomicWaker;
+pub use wake_list::{WakeList, WAKE_BATCH};

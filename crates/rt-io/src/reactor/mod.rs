@@ -16,7 +16,6 @@ mod poll_evented;
 mod ready;
 mod registration;
 mod scheduled_io;
-mod wake_list;
 
 pub use driver::{base_driver, base_driver_with_capacity, IoDriver, DEFAULT_EVENTS_CAPACITY};
 pub use handle::IoHandle;

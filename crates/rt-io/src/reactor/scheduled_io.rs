@@ -20,11 +20,11 @@
 //! either the waiter sees the new readiness, or the driver sees the waiter.
 
 use super::ready::{Interest, Ready};
-use super::wake_list::WakeList;
 use rt_core::loom::cell::UnsafeCell;
 use rt_core::loom::sync::atomic::{AtomicUsize, Ordering};
 use rt_core::loom::sync::Mutex;
 use rt_core::util::linked_list::{self, LinkedList};
+use rt_core::util::WakeList;
 use std::future::Future;
 use std::marker::PhantomPinned;
 use std::pin::Pin;

@@ -1,5 +1,7 @@
 //! `WakeList`: a stack batch of wakers that a resource collects under its
-//! waiter lock and wakes after releasing it.
+//! lock and wakes after releasing it. Waking runs arbitrary code (an
+//! executor's schedule function), so neither the reactor nor the sync
+//! primitives wake while they hold their own lock.
 //!
 //! Dispatching one event usually wakes one or two tasks, so the batch must
 //! cost nothing for the slots it does not use: the array starts
@@ -9,21 +11,23 @@
 use std::mem::MaybeUninit;
 use std::task::Waker;
 
-/// Wakers woken per batch, so the lock is not held while user code runs.
-pub(super) const WAKE_BATCH: usize = 32;
+/// Wakers per batch; a caller with more wakes the batch, retakes its lock
+/// and goes on.
+pub const WAKE_BATCH: usize = 32;
 
 /// Up to [`WAKE_BATCH`] wakers to wake once a lock is released.
 ///
 /// Invariant: `wakers[..len]` are initialised and owned by the list;
 /// `wakers[len..]` are uninitialised.
-pub(super) struct WakeList {
+pub struct WakeList {
     wakers: [MaybeUninit<Waker>; WAKE_BATCH],
     len: usize,
 }
 
 impl WakeList {
     /// An empty batch; no slot is written.
-    pub(super) fn new() -> WakeList {
+    #[allow(clippy::new_without_default)]
+    pub fn new() -> WakeList {
         WakeList {
             // An array of `MaybeUninit` needs no initialisation.
             wakers: [const { MaybeUninit::uninit() }; WAKE_BATCH],
@@ -32,22 +36,36 @@ impl WakeList {
     }
 
     /// Whether the batch must be woken before another waker is added.
-    pub(super) fn is_full(&self) -> bool {
+    pub fn is_full(&self) -> bool {
         self.len == WAKE_BATCH
     }
 
+    /// Whether another waker fits.
+    pub fn can_push(&self) -> bool {
+        !self.is_full()
+    }
+
     /// Adds `waker`; the caller empties a full list before adding more.
-    pub(super) fn extend(&mut self, waker: Option<Waker>) {
+    ///
+    /// # Panics
+    ///
+    /// When the list is full.
+    pub fn push(&mut self, waker: Waker) {
+        assert!(!self.is_full(), "WakeList is full");
+        self.wakers[self.len].write(waker);
+        self.len += 1;
+    }
+
+    /// Adds `waker` if there is one.
+    pub fn extend(&mut self, waker: Option<Waker>) {
         if let Some(waker) = waker {
-            debug_assert!(!self.is_full());
-            self.wakers[self.len].write(waker);
-            self.len += 1;
+            self.push(waker);
         }
     }
 
     /// Wakes every waker in the batch in the order they were added, and
     /// leaves the batch empty.
-    pub(super) fn wake_all(&mut self) {
+    pub fn wake_all(&mut self) {
         let len = std::mem::replace(&mut self.len, 0);
         // From here on the list owns no slot; `pending` owns `[..len]` and
         // drops what it has not woken if a waker panics.
@@ -70,11 +88,9 @@ impl WakeList {
 
 impl Drop for WakeList {
     fn drop(&mut self) {
-        for slot in &mut self.wakers[..self.len] {
-            // SAFETY: slots below `len` are initialised and owned by the
-            // list, and the list is going away, so each is dropped once.
-            unsafe { slot.assume_init_drop() };
-        }
+        // Wakers left behind (a panic between collecting and waking) are
+        // woken rather than lost: a missed wake-up hangs a task for good.
+        self.wake_all();
     }
 }
 
@@ -147,13 +163,13 @@ mod tests {
     }
 
     #[test]
-    fn dropping_an_unwoken_list_drops_its_wakers_without_waking() {
+    fn dropping_an_unwoken_list_wakes_its_wakers() {
         let log = Arc::new(Mutex::new(Vec::new()));
         let (handle, waker) = logged(0, &log, false);
         let mut list = WakeList::new();
         list.extend(Some(waker));
         drop(list);
-        assert!(log.lock().unwrap().is_empty());
+        assert_eq!(*log.lock().unwrap(), vec![0]);
         assert_eq!(Arc::strong_count(&handle), 1);
     }
 
