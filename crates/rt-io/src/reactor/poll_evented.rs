@@ -56,8 +56,8 @@ where
         buf: &mut [u8],
     ) -> Poll<io::Result<usize>> {
         let io = self.io.as_ref().expect("source present until drop");
-        self.registration
-            .poll_io(cx, Direction::Read, || (&*io).read(buf))
+        let len = buf.len();
+        self.registration.poll_read_io(cx, len, || (&*io).read(buf))
     }
 
     /// Writes from `buf` once writable.

@@ -6,7 +6,7 @@
 //! `scheduled_io`) before waiting again.
 
 use super::handle::{shutdown_error, IoHandle};
-use super::ready::Interest;
+use super::ready::{Interest, Ready};
 use super::scheduled_io::{Direction, ReadyEvent, ScheduledIo};
 use rt_core::runtime::Handle;
 use rt_core::task::coop;
@@ -100,6 +100,35 @@ impl Registration {
             let event = ready!(self.poll_ready(cx, direction))?;
             match op() {
                 Err(e) if e.kind() == io::ErrorKind::WouldBlock => self.clear_readiness(event),
+                other => return Poll::Ready(other),
+            }
+        }
+    }
+
+    /// [`poll_io`](Self::poll_io) for a read of at most `len` bytes. A read
+    /// that returns fewer bytes than asked for drained the socket, and
+    /// edge-triggered readiness reports the next arrival anew, so readable
+    /// readiness is cleared then: the next read waits for that event
+    /// instead of spending a system call on `WouldBlock`. Only the
+    /// readable bit is cleared; closed and error readiness stay.
+    pub(crate) fn poll_read_io(
+        &self,
+        cx: &mut Context<'_>,
+        len: usize,
+        mut op: impl FnMut() -> io::Result<usize>,
+    ) -> Poll<io::Result<usize>> {
+        loop {
+            let event = ready!(self.poll_ready(cx, Direction::Read))?;
+            match op() {
+                Err(e) if e.kind() == io::ErrorKind::WouldBlock => self.clear_readiness(event),
+                Ok(n) if n > 0 && n < len => {
+                    let readable = event.ready - (event.ready - Ready::READABLE);
+                    self.clear_readiness(ReadyEvent {
+                        ready: readable,
+                        ..event
+                    });
+                    return Poll::Ready(Ok(n));
+                }
                 other => return Poll::Ready(other),
             }
         }
