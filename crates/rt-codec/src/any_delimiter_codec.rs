@@ -179,3 +179,38 @@ impl std::error::Error for AnyDelimiterCodecError {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::AnyDelimiterCodec;
+    use crate::Decoder;
+    use bytes::BytesMut;
+
+    /// A chunk arriving in pieces is searched once: each `decode` resumes
+    /// where the last one stopped instead of rescanning from the start.
+    #[test]
+    fn a_chunk_in_pieces_is_searched_once() {
+        let mut codec = AnyDelimiterCodec::default();
+        let mut buf = BytesMut::new();
+        for piece in ["first ", "part of ", "a chunk"] {
+            buf.extend_from_slice(piece.as_bytes());
+            assert_eq!(codec.decode(&mut buf).unwrap(), None);
+            assert_eq!(
+                codec.next_index,
+                buf.len(),
+                "resumes after the searched bytes"
+            );
+        }
+        buf.extend_from_slice(b";next");
+        assert_eq!(
+            &codec.decode(&mut buf).unwrap().unwrap()[..],
+            b"first part of a chunk"
+        );
+        assert_eq!(
+            codec.next_index, 0,
+            "the next chunk is searched from its start"
+        );
+        assert_eq!(codec.decode(&mut buf).unwrap(), None);
+        assert_eq!(codec.next_index, 4);
+    }
+}

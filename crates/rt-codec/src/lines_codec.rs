@@ -184,3 +184,54 @@ impl std::error::Error for LinesCodecError {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::LinesCodec;
+    use crate::Decoder;
+    use bytes::BytesMut;
+
+    /// A line arriving in pieces is searched once: each `decode` resumes
+    /// where the last one stopped instead of rescanning from the start.
+    #[test]
+    fn a_line_in_pieces_is_searched_once() {
+        let mut codec = LinesCodec::new();
+        let mut buf = BytesMut::new();
+        for piece in ["first ", "part of ", "a long line"] {
+            buf.extend_from_slice(piece.as_bytes());
+            assert_eq!(codec.decode(&mut buf).unwrap(), None);
+            assert_eq!(
+                codec.next_index,
+                buf.len(),
+                "resumes after the searched bytes"
+            );
+        }
+        buf.extend_from_slice(b"\nnext");
+        assert_eq!(
+            codec.decode(&mut buf).unwrap().as_deref(),
+            Some("first part of a long line")
+        );
+        assert_eq!(
+            codec.next_index, 0,
+            "the next line is searched from its start"
+        );
+        assert_eq!(codec.decode(&mut buf).unwrap(), None);
+        assert_eq!(codec.next_index, 4);
+    }
+
+    /// With a limit, the search resumes where it stopped, and a `\n` one
+    /// byte past the limit still ends a line that fits.
+    #[test]
+    fn the_search_stops_at_the_limit() {
+        let mut codec = LinesCodec::new_with_max_length(8);
+        let mut buf = BytesMut::from("12345");
+        assert_eq!(codec.decode(&mut buf).unwrap(), None);
+        assert_eq!(codec.next_index, 5);
+        buf.extend_from_slice(b"678");
+        assert_eq!(codec.decode(&mut buf).unwrap(), None);
+        assert_eq!(codec.next_index, 8);
+        // Byte 9 could still be the `\n` of a line of eight.
+        buf.extend_from_slice(b"\n");
+        assert_eq!(codec.decode(&mut buf).unwrap().as_deref(), Some("12345678"));
+    }
+}
