@@ -1,19 +1,26 @@
 //! The x86_64 search: sixteen bytes per compare with SSE2, which every
 //! x86_64 processor has, so no run-time feature check is needed.
 //!
-//! One unaligned load covers the first sixteen bytes; the loop then runs
-//! over 16-byte-aligned blocks, two per step, so no load straddles a cache
-//! line; the last partial block is read by one more unaligned load that
-//! ends at the last byte (overlapping bytes already searched, which found
-//! nothing). Buffers shorter than one vector go to the word-at-a-time
-//! search, since reading past the slice is not allowed.
+//! One unaligned load covers the first sixteen bytes. The main loop then
+//! runs over 16-byte-aligned blocks, so no load straddles a cache line,
+//! four at a time: the four compare results are OR-ed and tested with one
+//! `movemask`, and only the step that holds a match works out where. Up
+//! to three single blocks follow, and the last partial block is read by
+//! one more unaligned load that ends at the last byte (overlapping bytes
+//! already searched, which held no match). Buffers shorter than one
+//! vector go to the word-at-a-time search, since reading past the slice
+//! is not allowed.
 
 use core::arch::x86_64::{
-    __m128i, _mm_cmpeq_epi8, _mm_load_si128, _mm_loadu_si128, _mm_movemask_epi8, _mm_set1_epi8,
+    __m128i, _mm_cmpeq_epi8, _mm_load_si128, _mm_loadu_si128, _mm_movemask_epi8, _mm_or_si128,
+    _mm_set1_epi8,
 };
 
 /// Bytes in one SSE2 register.
 const LANES: usize = 16;
+
+/// Bytes in one step of the main loop.
+const STEP: usize = 4 * LANES;
 
 /// The index of the first `needle` in `haystack`, sixteen bytes at a time.
 pub(super) fn find_byte(needle: u8, haystack: &[u8]) -> Option<usize> {
@@ -21,42 +28,49 @@ pub(super) fn find_byte(needle: u8, haystack: &[u8]) -> Option<usize> {
     if len < LANES {
         return super::swar::find_byte(needle, haystack);
     }
+    let pattern = splat(needle);
     let base = haystack.as_ptr();
     // SAFETY: `len >= LANES`, so bytes 0..16 are inside `haystack`.
-    let head = unsafe { unaligned_mask(base, needle) };
+    let head = mask(equal(unsafe { load_unaligned(base) }, pattern));
     if head != 0 {
         return Some(first(head));
     }
     // The first 16-byte boundary past `base`: between 1 and 16 bytes in,
-    // so no byte is skipped and the head covered everything before it.
+    // so the head covered every byte before it.
     let mut at = LANES - (base as usize % LANES);
-    while at + 2 * LANES <= len {
-        // SAFETY: `at + 32 <= len`, so both blocks are inside `haystack`,
-        // and `base + at` is 16-byte aligned (so is `base + at + 16`).
-        let mask = unsafe {
-            aligned_mask(base.add(at), needle) | aligned_mask(base.add(at + LANES), needle) << 16
-        };
-        if mask != 0 {
-            return Some(at + first(mask));
+    while at + STEP <= len {
+        // SAFETY: `at + 64 <= len`, so the four blocks are inside
+        // `haystack`, and `base + at` is 16-byte aligned, so each block is.
+        let [a, b, c, d] =
+            unsafe { [0, 1, 2, 3].map(|i| equal(load_aligned(base.add(at + i * LANES)), pattern)) };
+        if mask(or(or(a, b), or(c, d))) != 0 {
+            let all = u64::from(mask(a))
+                | u64::from(mask(b)) << 16
+                | u64::from(mask(c)) << 32
+                | u64::from(mask(d)) << 48;
+            return Some(at + all.trailing_zeros() as usize);
         }
-        at += 2 * LANES;
+        at += STEP;
     }
-    if at + LANES <= len {
+    while at + LANES <= len {
         // SAFETY: `at + 16 <= len` and `base + at` is 16-byte aligned.
-        let mask = unsafe { aligned_mask(base.add(at), needle) };
-        if mask != 0 {
-            return Some(at + first(mask));
+        let found = mask(equal(unsafe { load_aligned(base.add(at)) }, pattern));
+        if found != 0 {
+            return Some(at + first(found));
         }
         at += LANES;
     }
     if at < len {
         // SAFETY: `len >= LANES`, so the last sixteen bytes, `len - 16 ..
         // len`, are inside `haystack`.
-        let mask = unsafe { unaligned_mask(base.add(len - LANES), needle) };
-        // Bytes before `at` were searched and held no needle, so the first
-        // set bit is at or past `at`.
-        if mask != 0 {
-            return Some(len - LANES + first(mask));
+        let tail = mask(equal(
+            unsafe { load_unaligned(base.add(len - LANES)) },
+            pattern,
+        ));
+        // Bytes before `at` held no needle, so the first set bit is at or
+        // past `at`.
+        if tail != 0 {
+            return Some(len - LANES + first(tail));
         }
     }
     None
@@ -67,41 +81,60 @@ fn first(mask: u32) -> usize {
     mask.trailing_zeros() as usize
 }
 
-/// Bit `i` is set iff byte `i` of the sixteen at `ptr` is `needle`.
+/// The sixteen bytes at `ptr`.
 ///
 /// # Safety
 ///
 /// `ptr .. ptr + 16` must be readable.
 #[inline(always)]
-unsafe fn unaligned_mask(ptr: *const u8, needle: u8) -> u32 {
+unsafe fn load_unaligned(ptr: *const u8) -> __m128i {
     // SAFETY: the caller promises sixteen readable bytes at `ptr`;
     // `_mm_loadu_si128` has no alignment requirement, and SSE2 is part of
     // the x86_64 baseline.
-    let block = unsafe { _mm_loadu_si128(ptr.cast::<__m128i>()) };
-    compare(block, needle)
+    unsafe { _mm_loadu_si128(ptr.cast::<__m128i>()) }
 }
 
-/// As [`unaligned_mask`], for a 16-byte-aligned `ptr`.
+/// The sixteen bytes at a 16-byte-aligned `ptr`.
 ///
 /// # Safety
 ///
 /// `ptr .. ptr + 16` must be readable and `ptr` 16-byte aligned.
 #[inline(always)]
-unsafe fn aligned_mask(ptr: *const u8, needle: u8) -> u32 {
+unsafe fn load_aligned(ptr: *const u8) -> __m128i {
     // SAFETY: the caller promises sixteen readable bytes at a 16-byte
     // aligned `ptr`, which is what `_mm_load_si128` needs; SSE2 is part
     // of the x86_64 baseline.
-    let block = unsafe { _mm_load_si128(ptr.cast::<__m128i>()) };
-    compare(block, needle)
+    unsafe { _mm_load_si128(ptr.cast::<__m128i>()) }
 }
 
-/// One bit per byte of `block`: set where it equals `needle`.
+// The intrinsics below only need SSE2. It is part of the x86_64 baseline,
+// so it is present on every processor this code runs on; the toolchains
+// the crate supports still make them `unsafe` to call.
+
+/// `byte` in all sixteen lanes.
 #[inline(always)]
-fn compare(block: __m128i, needle: u8) -> u32 {
-    // SAFETY: the intrinsics only need SSE2, which is part of the x86_64
-    // baseline, so it is present on every processor this code runs on.
-    unsafe {
-        let equal = _mm_cmpeq_epi8(block, _mm_set1_epi8(needle as i8));
-        _mm_movemask_epi8(equal) as u32
-    }
+fn splat(byte: u8) -> __m128i {
+    // SAFETY: SSE2 only, which x86_64 always has (see above).
+    unsafe { _mm_set1_epi8(byte as i8) }
+}
+
+/// All ones in the lanes where `block` equals `pattern`, zero elsewhere.
+#[inline(always)]
+fn equal(block: __m128i, pattern: __m128i) -> __m128i {
+    // SAFETY: SSE2 only, which x86_64 always has (see above).
+    unsafe { _mm_cmpeq_epi8(block, pattern) }
+}
+
+/// The lanes set in either `a` or `b`.
+#[inline(always)]
+fn or(a: __m128i, b: __m128i) -> __m128i {
+    // SAFETY: SSE2 only, which x86_64 always has (see above).
+    unsafe { _mm_or_si128(a, b) }
+}
+
+/// Bit `i` set iff the top bit of lane `i` of `lanes` is.
+#[inline(always)]
+fn mask(lanes: __m128i) -> u32 {
+    // SAFETY: SSE2 only, which x86_64 always has (see above).
+    unsafe { _mm_movemask_epi8(lanes) as u32 }
 }
