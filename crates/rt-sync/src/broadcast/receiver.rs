@@ -40,17 +40,29 @@ impl<T> Receiver<T> {
     }
 
     /// Reads position `self.next`: takes the value if this receiver is the
-    /// last one to need it, clones it otherwise (or, without `clone`, only
-    /// gives up its claim and yields `None`).
-    fn read(&mut self, clone: Option<fn(&T) -> T>) -> Read<Option<T>> {
+    /// last one to need it, and otherwise yields what `clone` makes of it
+    /// (`None` from a receiver that only gives up its claim).
+    ///
+    /// Generic over `clone`, rather than taking a function pointer, so the
+    /// clone of a small value is inlined into the read.
+    #[inline]
+    fn read<C: Fn(&T) -> Option<T>>(&mut self, clone: &C) -> Read<Option<T>> {
         // Fast path: the slot alone tells, no channel-wide lock needed.
+        // It is kept apart from the rest so that it stays small enough to
+        // inline into `recv`.
         match self.read_slot(clone) {
-            SlotRead::Value(value) => return Read::Value(value),
+            SlotRead::Value(value) => Read::Value(value),
             // Nothing sent at our position when we looked, and not closed
             // at a later moment, so not closed then either.
-            SlotRead::NotSent if !self.shared.is_closed() => return Read::Empty,
-            SlotRead::NotSent | SlotRead::Overwritten => {}
+            SlotRead::NotSent if !self.shared.is_closed() => Read::Empty,
+            SlotRead::NotSent | SlotRead::Overwritten => self.read_with_tail(clone),
         }
+    }
+
+    /// The rest of [`read`](Self::read), for a slot that did not hold our
+    /// position: the tail tells empty, closed and lagging apart.
+    #[inline(never)]
+    fn read_with_tail<C: Fn(&T) -> Option<T>>(&mut self, clone: &C) -> Read<Option<T>> {
         let (tail_pos, closed) = {
             let tail = lock(self.shared.tail());
             (tail.pos, self.shared.is_closed())
@@ -79,7 +91,8 @@ impl<T> Receiver<T> {
     }
 
     /// Reads position `self.next` from its slot alone.
-    fn read_slot(&mut self, clone: Option<fn(&T) -> T>) -> SlotRead<T> {
+    #[inline]
+    fn read_slot<C: Fn(&T) -> Option<T>>(&mut self, clone: &C) -> SlotRead<T> {
         let mut slot = lock(self.shared.slot(self.next));
         if slot.pos > self.next {
             return SlotRead::Overwritten;
@@ -96,7 +109,7 @@ impl<T> Receiver<T> {
         let value = if slot.remaining == 0 {
             slot.value.take()
         } else {
-            clone.and_then(|clone| slot.value.as_ref().map(clone))
+            slot.value.as_ref().and_then(clone)
         };
         drop(slot);
         self.next += 1;
@@ -139,10 +152,15 @@ impl<T> Receiver<T> {
     }
 }
 
+/// What a receiver that wants the value makes of a slot it shares.
+fn clone_value<T: Clone>(value: &T) -> Option<T> {
+    Some(value.clone())
+}
+
 impl<T: Clone> Receiver<T> {
     /// Takes the next value if there is one right now.
     pub fn try_recv(&mut self) -> Result<T, TryRecvError> {
-        match self.read(Some(T::clone)) {
+        match self.read(&clone_value) {
             Read::Value(value) => Ok(value.expect("cloned or taken")),
             Read::Empty => Err(TryRecvError::Empty),
             Read::Closed => Err(TryRecvError::Closed),
@@ -166,7 +184,7 @@ impl<T: Clone> Receiver<T> {
         })
         .await;
         loop {
-            match self.read(Some(T::clone)) {
+            match self.read(&clone_value) {
                 Read::Value(value) => return Ok(value.expect("cloned or taken")),
                 Read::Closed => return Err(RecvError::Closed),
                 Read::Lagged(n) => return Err(RecvError::Lagged(n)),
@@ -176,7 +194,7 @@ impl<T: Clone> Receiver<T> {
             let shared = Arc::clone(&self.shared);
             let mut notified = pin!(shared.notify_rx().notified());
             notified.as_mut().enable();
-            match self.read(Some(T::clone)) {
+            match self.read(&clone_value) {
                 Read::Value(value) => return Ok(value.expect("cloned or taken")),
                 Read::Closed => return Err(RecvError::Closed),
                 Read::Lagged(n) => return Err(RecvError::Lagged(n)),
@@ -200,7 +218,7 @@ impl<T> Drop for Receiver<T> {
         // (or handed without a clone to their last reader).
         let stop = self.shared.receiver_left();
         while self.next < stop {
-            match self.read(None) {
+            match self.read(&|_: &T| None) {
                 Read::Value(value) => drop(value),
                 Read::Lagged(_) => {}
                 Read::Empty | Read::Closed => break,
