@@ -1,4 +1,4 @@
-//! Finding one byte in a buffer, for the line and delimiter codecs.
+//! Finding one byte in a buffer, for `LinesCodec`.
 //!
 //! A byte-by-byte `position` runs at about one byte per cycle. On x86_64
 //! the search compares sixteen bytes per instruction with SSE2 (part of
