@@ -112,3 +112,67 @@ fn equal_deadlines_let_the_value_win() {
         assert_eq!(result, Ok(()));
     });
 }
+
+#[test]
+fn the_deadline_is_fixed_at_creation_not_at_the_first_poll() {
+    support::paused_rt().block_on(async {
+        let start = Instant::now();
+        let late_polled = timeout(Duration::from_millis(30), std::future::pending::<()>());
+        rt_time::advance(Duration::from_millis(10)).await;
+        assert!(late_polled.await.is_err());
+        assert_eq!(start.elapsed(), Duration::from_millis(30));
+    });
+}
+
+#[test]
+fn the_inner_future_is_reachable_before_and_after_polling() {
+    support::rt().block_on(async {
+        let mut t = timeout(Duration::from_secs(60), std::future::pending::<u8>());
+        let _: &mut std::future::Pending<u8> = t.get_mut();
+        let mut t = Box::pin(t);
+        assert!(futures_poll(t.as_mut()).is_pending());
+        let _: &std::future::Pending<u8> = t.get_ref();
+        let t = timeout(Duration::from_secs(60), async { 5u8 });
+        assert_eq!(t.into_inner().await, 5);
+    });
+}
+
+#[test]
+fn timeout_outside_a_runtime_panics_at_creation() {
+    let err = std::panic::catch_unwind(|| {
+        drop(timeout(Duration::from_millis(1), async { 1 }));
+    })
+    .unwrap_err();
+    let message = panic_message(&err);
+    assert!(
+        message.contains("must be called from the context of an rt runtime"),
+        "{message}"
+    );
+}
+
+#[test]
+fn timeout_in_a_runtime_without_timers_panics_at_creation() {
+    let rt = rt_core::runtime::Builder::new_current_thread()
+        .build()
+        .unwrap();
+    let err = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+        let _guard = rt.enter();
+        drop(timeout_at(Instant::now(), async { 1 }));
+    }))
+    .unwrap_err();
+    let message = panic_message(&err);
+    assert!(message.contains("timers are disabled"), "{message}");
+}
+
+/// Polls once with a no-op waker.
+fn futures_poll<F: std::future::Future + ?Sized>(f: std::pin::Pin<&mut F>) -> Poll<F::Output> {
+    let mut cx = std::task::Context::from_waker(std::task::Waker::noop());
+    f.poll(&mut cx)
+}
+
+fn panic_message(err: &Box<dyn std::any::Any + Send>) -> String {
+    err.downcast_ref::<String>()
+        .cloned()
+        .or_else(|| err.downcast_ref::<&str>().map(|s| s.to_string()))
+        .unwrap_or_default()
+}
