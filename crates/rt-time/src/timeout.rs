@@ -149,8 +149,8 @@ mod tests {
     fn a_ready_future_never_makes_the_timer() {
         rt().block_on(async {
             let mut t = std::pin::pin!(timeout(Duration::from_secs(1), async { 1 }));
-            let mut cx = Context::from_waker(std::task::Waker::noop());
-            assert_eq!(t.as_mut().poll(&mut cx), Poll::Ready(Ok(1)));
+            let out = std::future::poll_fn(|cx| Poll::Ready(t.as_mut().poll(cx))).await;
+            assert_eq!(out, Poll::Ready(Ok(1)));
             assert!(t.delay.is_none());
         });
     }
@@ -162,11 +162,12 @@ mod tests {
                 Duration::from_secs(60),
                 std::future::pending::<()>(),
             ));
-            let mut cx = Context::from_waker(std::task::Waker::noop());
-            assert!(t.as_mut().poll(&mut cx).is_pending());
+            let pending = std::future::poll_fn(|cx| Poll::Ready(t.as_mut().poll(cx))).await;
+            assert!(pending.is_pending());
             let first = t.delay.as_ref().map(|s| s as *const Sleep);
             assert!(first.is_some());
-            assert!(t.as_mut().poll(&mut cx).is_pending());
+            let pending = std::future::poll_fn(|cx| Poll::Ready(t.as_mut().poll(cx))).await;
+            assert!(pending.is_pending());
             assert_eq!(t.delay.as_ref().map(|s| s as *const Sleep), first);
             assert_eq!(t.delay.as_ref().unwrap().deadline(), t.deadline);
         });

@@ -8,6 +8,7 @@ mod support;
 use rt_core::task::coop;
 use rt_time::error::Elapsed;
 use rt_time::{sleep, timeout, timeout_at, Duration, Instant};
+use std::future::Future;
 use std::task::Poll;
 
 #[test]
@@ -124,16 +125,31 @@ fn the_deadline_is_fixed_at_creation_not_at_the_first_poll() {
     });
 }
 
+/// Pending forever; counts its polls.
+struct CountPolls {
+    polls: u32,
+}
+
+impl std::future::Future for CountPolls {
+    type Output = ();
+
+    fn poll(mut self: std::pin::Pin<&mut Self>, _cx: &mut std::task::Context<'_>) -> Poll<()> {
+        self.polls += 1;
+        Poll::Pending
+    }
+}
+
 #[test]
 fn the_inner_future_is_reachable_before_and_after_polling() {
     support::rt().block_on(async {
-        let mut t = timeout(Duration::from_secs(60), std::future::pending::<u8>());
-        let _: &mut std::future::Pending<u8> = t.get_mut();
+        let mut t = timeout(Duration::from_secs(60), CountPolls { polls: 0 });
+        t.get_mut().polls = 10;
         let mut t = Box::pin(t);
-        assert!(futures_poll(t.as_mut()).is_pending());
-        let _: &std::future::Pending<u8> = t.get_ref();
-        let t = timeout(Duration::from_secs(60), async { 5u8 });
-        assert_eq!(t.into_inner().await, 5);
+        let first = std::future::poll_fn(|cx| Poll::Ready(t.as_mut().poll(cx))).await;
+        assert!(first.is_pending());
+        assert_eq!(t.get_ref().polls, 11);
+        let t = timeout(Duration::from_secs(60), CountPolls { polls: 3 });
+        assert_eq!(t.into_inner().polls, 3);
     });
 }
 
@@ -162,12 +178,6 @@ fn timeout_in_a_runtime_without_timers_panics_at_creation() {
     .unwrap_err();
     let message = panic_message(&err);
     assert!(message.contains("timers are disabled"), "{message}");
-}
-
-/// Polls once with a no-op waker.
-fn futures_poll<F: std::future::Future + ?Sized>(f: std::pin::Pin<&mut F>) -> Poll<F::Output> {
-    let mut cx = std::task::Context::from_waker(std::task::Waker::noop());
-    f.poll(&mut cx)
 }
 
 fn panic_message(err: &Box<dyn std::any::Any + Send>) -> String {
