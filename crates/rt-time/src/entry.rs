@@ -21,6 +21,12 @@
 //! (the deadline was reached), `SHUTDOWN` (the driver shut down first).
 //! Cancel versus fire cannot interleave: both run under the shard lock, and
 //! whichever comes second sees the other's result.
+//!
+//! Firing ends by adding the `RELEASED` bit to the state, with its last
+//! access to the entry (after the waker was taken). An owner that reads the
+//! bit knows the driver is done with the entry and it is in no list, so a
+//! fired `Sleep` is dropped without taking the shard lock. The bit is not a
+//! state of its own: `state()` masks it off.
 
 use rt_core::loom::cell::UnsafeCell;
 use rt_core::loom::sync::atomic::{AtomicU8, Ordering};
@@ -38,6 +44,10 @@ pub(crate) const REGISTERED: u8 = 1;
 pub(crate) const FIRED: u8 = 2;
 /// The time driver shut down while the entry was registered.
 pub(crate) const SHUTDOWN: u8 = 3;
+
+/// Added to `FIRED` or `SHUTDOWN` once the driver no longer touches the
+/// entry; see the module rules.
+const RELEASED: u8 = 0x80;
 
 /// `when` of an entry that sits in the wheel's expired list.
 pub(crate) const IN_EXPIRED_LIST: u64 = u64::MAX;
@@ -78,7 +88,16 @@ impl TimerEntry {
 
     /// The current state. Lock-free; see the module rules.
     pub(crate) fn state(&self) -> u8 {
-        self.state.load(Ordering::Acquire)
+        self.state.load(Ordering::Acquire) & !RELEASED
+    }
+
+    /// Whether the entry may be linked in a wheel or still touched by a
+    /// firing driver, so that dropping it needs the shard lock. Lock-free:
+    /// a `false` from a fired entry is read (Acquire) from the `RELEASED`
+    /// store that ends `fire`, which comes after the driver's last access.
+    pub(crate) fn needs_deregister(&self) -> bool {
+        let state = self.state.load(Ordering::Acquire);
+        state != UNREGISTERED && state & RELEASED == 0
     }
 
     /// Moves to `state`.
@@ -115,11 +134,18 @@ impl TimerEntry {
     ///
     /// # Safety
     ///
-    /// The caller holds the lock of the entry's shard.
+    /// The caller holds the lock of the entry's shard, the entry is in no
+    /// list, and the caller does not touch it after this returns.
     pub(crate) unsafe fn fire(&self, state: u8) -> Option<Waker> {
         // SAFETY: forwarded from the caller.
         unsafe { self.set_state(state) };
-        self.waker.take_waker()
+        // The state before the waker: a poll registers its waker before it
+        // reads the state, so it either sees the state or its waker is taken.
+        let waker = self.waker.take_waker();
+        // The last access: from here on the owner may drop the entry without
+        // the lock (the caller unlinked it before firing).
+        self.state.store(state | RELEASED, Ordering::Release);
+        waker
     }
 
     /// Stores the waker to be woken when the entry fires.

@@ -1,6 +1,7 @@
 //! Loom models of the timer entry protocol, the driver's `next_wake`
 //! promise and the shards' published ticks: fire against cancel, fire
-//! against a poll registering its waker, fire against reset, a registration
+//! against a poll registering its waker, fire against reset, fire against a
+//! drop that skips the lock once the entry is released, a registration
 //! racing the driver's lock-free scan before it parks, and a reset to an
 //! earlier deadline racing a turn that skips shards with nothing due. Run
 //! with `cargo xtask loom rt-time`.
@@ -125,6 +126,38 @@ fn loom_models_fire_races_poll() {
             saw_fired || wakes.0.load(SeqCst) > 0,
             "the poll saw no fire and nobody woke it"
         );
+    });
+}
+
+#[test]
+fn loom_models_fire_races_lock_free_drop() {
+    loom::model(|| {
+        let s = Setup::new();
+        // An earlier poll registered the timer and its waker; the drop
+        // itself reads only the state.
+        register(&s.handle, s.ptr(), 5);
+        let wakes = Arc::new(CountWake(AtomicUsize::new(0)));
+        s.entry.register_waker(&Waker::from(wakes.clone()));
+        let driver = {
+            let handle = s.handle.clone();
+            thread::spawn(move || handle.process_at(10))
+        };
+        // What `Sleep::drop` does.
+        if s.entry.needs_deregister() {
+            let entry = s.ptr();
+            // SAFETY: as in `register`.
+            unsafe { s.handle.deregister(0, entry.0) };
+        } else {
+            // Stands for freeing the entry without the lock: loom reports
+            // this write unless every access the driver made to the entry
+            // happens before it. Nothing else may synchronise first.
+            // SAFETY: the driver released the entry, which is what this
+            // model checks.
+            unsafe { s.entry.set_when(0) };
+            assert_eq!(s.entry.state(), FIRED);
+        }
+        driver.join().unwrap();
+        assert!(s.handle.is_empty(), "a dropped entry stays linked");
     });
 }
 

@@ -164,7 +164,9 @@ impl Future for Sleep {
 
 impl Drop for Sleep {
     fn drop(&mut self) {
-        if self.entry.state() != UNREGISTERED {
+        // A fired entry the driver has released needs no lock (most sleeps
+        // that were awaited to the end).
+        if self.entry.needs_deregister() {
             // SAFETY: a registered entry was pinned (only a pinned `Sleep`
             // registers) and we are its only user; after this the wheel no
             // longer points at it.

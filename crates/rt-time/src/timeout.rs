@@ -5,9 +5,16 @@
 //! interrupted. When the inner future used up the task's coop budget, the
 //! deadline is still checked (without budget): otherwise a future that
 //! keeps spending the budget would hide the deadline forever.
+//!
+//! The deadline is fixed when the `Timeout` is created, and so is the check
+//! that a runtime with timers is current (it panics there, like `sleep`).
+//! The timer itself (the `Sleep`, holding the runtime's time handle) is
+//! made on the first poll where the inner future is pending: a timeout
+//! around a future that is ready at once never touches the timer.
 
+use crate::driver::Handle;
 use crate::error::Elapsed;
-use crate::sleep::{sleep_until, Sleep};
+use crate::sleep::Sleep;
 use crate::Instant;
 use rt_core::task::coop;
 use std::future::{Future, IntoFuture};
@@ -20,7 +27,9 @@ use std::time::Duration;
 ///
 /// # Panics
 ///
-/// Outside a runtime, or in a runtime built without timers.
+/// Outside a runtime, or in a runtime built without timers. The timer is
+/// registered with the runtime that is current when the `Timeout` is first
+/// polled and finds its future pending, so poll it inside that runtime.
 ///
 /// ```
 /// # let rt = rt_core::runtime::Builder::new_current_thread()
@@ -36,20 +45,22 @@ use std::time::Duration;
 /// ```
 #[track_caller]
 pub fn timeout<F: IntoFuture>(duration: Duration, future: F) -> Timeout<F::IntoFuture> {
+    Handle::assert_current();
     let deadline = Instant::now()
         .checked_add(duration)
         .unwrap_or_else(Instant::far_future);
-    Timeout::new(future.into_future(), sleep_until(deadline))
+    Timeout::new(future.into_future(), deadline)
 }
 
 /// Requires `future` to complete before `deadline`, or gives [`Elapsed`].
 ///
 /// # Panics
 ///
-/// Outside a runtime, or in a runtime built without timers.
+/// As for [`timeout`].
 #[track_caller]
 pub fn timeout_at<F: IntoFuture>(deadline: Instant, future: F) -> Timeout<F::IntoFuture> {
-    Timeout::new(future.into_future(), sleep_until(deadline))
+    Handle::assert_current();
+    Timeout::new(future.into_future(), deadline)
 }
 
 /// The future returned by [`timeout`] and [`timeout_at`].
@@ -57,12 +68,19 @@ pub fn timeout_at<F: IntoFuture>(deadline: Instant, future: F) -> Timeout<F::Int
 #[derive(Debug)]
 pub struct Timeout<T> {
     value: T,
-    delay: Sleep,
+    deadline: Instant,
+    /// The timer, made on the first poll that finds `value` pending; never
+    /// moved once made (it is pinned along with the `Timeout`).
+    delay: Option<Sleep>,
 }
 
 impl<T> Timeout<T> {
-    pub(crate) fn new(value: T, delay: Sleep) -> Timeout<T> {
-        Timeout { value, delay }
+    fn new(value: T, deadline: Instant) -> Timeout<T> {
+        Timeout {
+            value,
+            deadline,
+            delay: None,
+        }
     }
 
     /// The inner future.
@@ -85,20 +103,24 @@ impl<T: Future> Future for Timeout<T> {
     type Output = Result<T::Output, Elapsed>;
 
     fn poll(self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<Self::Output> {
-        // SAFETY: `value` and `delay` are structurally pinned: nothing moves
-        // them out of a pinned `Timeout` (`into_inner` needs `self` by value,
-        // which a pinned `Timeout` only gives up when it is `Unpin`).
+        // SAFETY: `value` and `delay`'s `Sleep` are structurally pinned:
+        // nothing moves them out of a pinned `Timeout` (`into_inner` needs
+        // `self` by value, which a pinned `Timeout` only gives up when it is
+        // `Unpin`), and `delay` is only ever written while it is `None`.
         let this = unsafe { self.get_unchecked_mut() };
         // SAFETY: see above.
         let value = unsafe { Pin::new_unchecked(&mut this.value) };
-        // SAFETY: see above.
-        let mut delay = unsafe { Pin::new_unchecked(&mut this.delay) };
 
         let had_budget_before = coop::has_budget_remaining();
         if let Poll::Ready(output) = value.poll(cx) {
             return Poll::Ready(Ok(output));
         }
         let has_budget_now = coop::has_budget_remaining();
+
+        let deadline = this.deadline;
+        let delay = this.delay.get_or_insert_with(|| Sleep::new(deadline));
+        // SAFETY: see above; the `Sleep` stays in place from here on.
+        let mut delay = unsafe { Pin::new_unchecked(delay) };
         let elapsed = if had_budget_before && !has_budget_now {
             // The inner future spent the last unit: check the deadline
             // anyway, or it could stay hidden behind the budget forever.
@@ -109,5 +131,45 @@ impl<T: Future> Future for Timeout<T> {
             delay.poll(cx)
         };
         elapsed.map(|()| Err(Elapsed::new()))
+    }
+}
+
+#[cfg(all(test, not(loom)))]
+mod tests {
+    use super::*;
+
+    fn rt() -> rt_core::runtime::Runtime {
+        rt_core::runtime::Builder::new_current_thread()
+            .driver_layer(crate::driver_layer(false))
+            .build()
+            .unwrap()
+    }
+
+    #[test]
+    fn a_ready_future_never_makes_the_timer() {
+        rt().block_on(async {
+            let mut t = std::pin::pin!(timeout(Duration::from_secs(1), async { 1 }));
+            let out = std::future::poll_fn(|cx| Poll::Ready(t.as_mut().poll(cx))).await;
+            assert_eq!(out, Poll::Ready(Ok(1)));
+            assert!(t.delay.is_none());
+        });
+    }
+
+    #[test]
+    fn a_pending_future_makes_the_timer_once() {
+        rt().block_on(async {
+            let mut t = Box::pin(timeout(
+                Duration::from_secs(60),
+                std::future::pending::<()>(),
+            ));
+            let pending = std::future::poll_fn(|cx| Poll::Ready(t.as_mut().poll(cx))).await;
+            assert!(pending.is_pending());
+            let first = t.delay.as_ref().map(|s| s as *const Sleep);
+            assert!(first.is_some());
+            let pending = std::future::poll_fn(|cx| Poll::Ready(t.as_mut().poll(cx))).await;
+            assert!(pending.is_pending());
+            assert_eq!(t.delay.as_ref().map(|s| s as *const Sleep), first);
+            assert_eq!(t.delay.as_ref().unwrap().deadline(), t.deadline);
+        });
     }
 }

@@ -8,6 +8,7 @@ mod support;
 use rt_core::task::coop;
 use rt_time::error::Elapsed;
 use rt_time::{sleep, timeout, timeout_at, Duration, Instant};
+use std::future::Future;
 use std::task::Poll;
 
 #[test]
@@ -111,4 +112,77 @@ fn equal_deadlines_let_the_value_win() {
         let result = timeout_at(deadline, rt_time::sleep_until(deadline)).await;
         assert_eq!(result, Ok(()));
     });
+}
+
+#[test]
+fn the_deadline_is_fixed_at_creation_not_at_the_first_poll() {
+    support::paused_rt().block_on(async {
+        let start = Instant::now();
+        let late_polled = timeout(Duration::from_millis(30), std::future::pending::<()>());
+        rt_time::advance(Duration::from_millis(10)).await;
+        assert!(late_polled.await.is_err());
+        assert_eq!(start.elapsed(), Duration::from_millis(30));
+    });
+}
+
+/// Pending forever; counts its polls.
+struct CountPolls {
+    polls: u32,
+}
+
+impl std::future::Future for CountPolls {
+    type Output = ();
+
+    fn poll(mut self: std::pin::Pin<&mut Self>, _cx: &mut std::task::Context<'_>) -> Poll<()> {
+        self.polls += 1;
+        Poll::Pending
+    }
+}
+
+#[test]
+fn the_inner_future_is_reachable_before_and_after_polling() {
+    support::rt().block_on(async {
+        let mut t = timeout(Duration::from_secs(60), CountPolls { polls: 0 });
+        t.get_mut().polls = 10;
+        let mut t = Box::pin(t);
+        let first = std::future::poll_fn(|cx| Poll::Ready(t.as_mut().poll(cx))).await;
+        assert!(first.is_pending());
+        assert_eq!(t.get_ref().polls, 11);
+        let t = timeout(Duration::from_secs(60), CountPolls { polls: 3 });
+        assert_eq!(t.into_inner().polls, 3);
+    });
+}
+
+#[test]
+fn timeout_outside_a_runtime_panics_at_creation() {
+    let err = std::panic::catch_unwind(|| {
+        drop(timeout(Duration::from_millis(1), async { 1 }));
+    })
+    .unwrap_err();
+    let message = panic_message(&err);
+    assert!(
+        message.contains("must be called from the context of an rt runtime"),
+        "{message}"
+    );
+}
+
+#[test]
+fn timeout_in_a_runtime_without_timers_panics_at_creation() {
+    let rt = rt_core::runtime::Builder::new_current_thread()
+        .build()
+        .unwrap();
+    let err = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+        let _guard = rt.enter();
+        drop(timeout_at(Instant::now(), async { 1 }));
+    }))
+    .unwrap_err();
+    let message = panic_message(&err);
+    assert!(message.contains("timers are disabled"), "{message}");
+}
+
+fn panic_message(err: &Box<dyn std::any::Any + Send>) -> String {
+    err.downcast_ref::<String>()
+        .cloned()
+        .or_else(|| err.downcast_ref::<&str>().map(|s| s.to_string()))
+        .unwrap_or_default()
 }

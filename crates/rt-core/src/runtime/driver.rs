@@ -35,6 +35,10 @@ pub trait Unpark: Send + Sync + 'static {
 /// Handles published by the driver layers, looked up by type.
 #[derive(Default, Clone)]
 pub struct DriverHandles {
+    /// Each handle `Arc<T>` is stored inside a second `Arc`, erased, under
+    /// `TypeId::of::<T>()`: a lookup then lends out `&Arc<T>` itself, so a
+    /// caller that only checks for a handle, or borrows it, writes no
+    /// reference count (timers look theirs up once per timer).
     entries: Vec<(TypeId, Arc<dyn Any + Send + Sync>)>,
 }
 
@@ -48,16 +52,26 @@ impl DriverHandles {
     pub fn insert<T: Any + Send + Sync>(&mut self, handle: Arc<T>) {
         let key = TypeId::of::<T>();
         self.entries.retain(|(k, _)| *k != key);
-        self.entries.push((key, handle));
+        self.entries.push((key, Arc::new(handle)));
     }
 
     /// The published handle of type `T`, if a layer provides one.
     pub fn get<T: Any + Send + Sync>(&self) -> Option<Arc<T>> {
+        self.get_ref::<T>().cloned()
+    }
+
+    /// The published handle of type `T`, borrowed: the same as
+    /// [`get`](Self::get) without cloning the `Arc`.
+    pub fn get_ref<T: Any + Send + Sync>(&self) -> Option<&Arc<T>> {
         let key = TypeId::of::<T>();
-        self.entries
-            .iter()
-            .find(|(k, _)| *k == key)
-            .and_then(|(_, h)| h.clone().downcast::<T>().ok())
+        // Newest first: each layer wraps the ones before it, and the outer
+        // layers' handles are the ones looked up most (timers, per timer).
+        let (_, erased) = self.entries.iter().rev().find(|(k, _)| *k == key)?;
+        let ptr = Arc::as_ptr(erased) as *const Arc<T>;
+        // SAFETY: `insert` files an erased `Arc<Arc<T>>` only under
+        // `TypeId::of::<T>()`, so the key match proves the erased value is
+        // an `Arc<T>`; it lives as long as `self` holds the entry.
+        Some(unsafe { &*ptr })
     }
 }
 
@@ -76,3 +90,26 @@ pub(crate) type BaseDriverFactory =
 /// Wraps the stack built so far in another layer.
 pub(crate) type DriverLayerFactory =
     Box<dyn FnOnce(Box<dyn Driver>, &mut DriverHandles) -> std::io::Result<Box<dyn Driver>> + Send>;
+
+#[cfg(all(test, not(loom)))]
+mod tests {
+    use super::*;
+
+    struct First(u8);
+    struct Second;
+
+    #[test]
+    fn handles_are_found_by_type_and_lent_without_cloning() {
+        let mut handles = DriverHandles::new();
+        let second = Arc::new(Second);
+        handles.insert(Arc::new(First(1)));
+        handles.insert(second.clone());
+        assert_eq!(handles.get_ref::<First>().map(|h| h.0), Some(1));
+        let lent = handles.get_ref::<Second>().unwrap();
+        assert!(Arc::ptr_eq(lent, &second));
+        assert_eq!(Arc::strong_count(&second), 2);
+        assert!(handles.get_ref::<u32>().is_none());
+        handles.insert(Arc::new(First(3)));
+        assert_eq!(handles.get::<First>().map(|h| h.0), Some(3));
+    }
+}

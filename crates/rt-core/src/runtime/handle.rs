@@ -53,7 +53,18 @@ impl Handle {
     /// would otherwise write to (timers look their driver up per sleep).
     pub fn try_current_driver_handle<T: Any + Send + Sync>(
     ) -> Result<Option<Arc<T>>, TryCurrentError> {
-        context::with_current(|inner| inner.common().driver_handles.get::<T>())
+        Handle::with_current_driver_handle::<T, _>(|handle| handle.cloned())
+    }
+
+    /// Calls `f` with the handle of type `T` that a driver layer of the
+    /// current runtime published (`None` when no layer did), borrowed, or
+    /// gives an error outside a runtime. Lets a resource check for its
+    /// driver, or clone its handle only when it needs one, without writing
+    /// any reference count.
+    pub fn with_current_driver_handle<T: Any + Send + Sync, R>(
+        f: impl FnOnce(Option<&Arc<T>>) -> R,
+    ) -> Result<R, TryCurrentError> {
+        context::with_current(|inner| f(inner.common().driver_handles.get_ref::<T>()))
     }
 
     /// Makes this runtime current on this thread until the guard drops.

@@ -145,6 +145,17 @@ impl Handle {
         }
     }
 
+    /// Panics where [`current`](Self::current) would, without taking a
+    /// reference to the handle: for futures that look it up later.
+    #[track_caller]
+    pub(crate) fn assert_current() {
+        match rt_core::runtime::Handle::with_current_driver_handle::<Handle, _>(|h| h.is_some()) {
+            Ok(true) => {}
+            Ok(false) => panic!("{NO_TIME_DRIVER}"),
+            Err(e) => panic!("{e}"),
+        }
+    }
+
     pub(crate) fn clock(&self) -> &Clock {
         &self.clock
     }

@@ -1,5 +1,6 @@
 //! Handle tests: sharding spreads threads, the published ticks stay at or
-//! before every deadline, skipped shards catch up on registration, and eight threads registering,
+//! before every deadline, skipped shards catch up on registration, fired
+//! entries are released to a lock-free drop, and eight threads registering,
 //! resetting and cancelling entries while another fires them leave the
 //! wheels consistent and empty.
 
@@ -177,5 +178,25 @@ fn a_shard_skipped_by_a_turn_catches_up_on_registration() {
     assert_eq!(far.state(), REGISTERED, "fired early");
     handle.process_at(100);
     assert_eq!(far.state(), FIRED);
+    assert!(handle.is_empty());
+}
+
+#[test]
+fn only_entries_the_driver_released_skip_the_lock_on_drop() {
+    let handle = handle(1);
+    let entry = Box::pin(TimerEntry::new());
+    assert!(!entry.needs_deregister(), "a new entry is in no wheel");
+    register(&handle, 0, &entry, 10);
+    assert!(entry.needs_deregister());
+    handle.process_at(10);
+    assert_eq!(entry.state(), FIRED);
+    assert!(!entry.needs_deregister(), "a fired entry is released");
+    // A reset after firing links it again.
+    register(&handle, 0, &entry, 20);
+    assert_eq!(entry.state(), REGISTERED);
+    assert!(entry.needs_deregister());
+    handle.shutdown();
+    assert_eq!(entry.state(), SHUTDOWN);
+    assert!(!entry.needs_deregister(), "a shut-down entry is released");
     assert!(handle.is_empty());
 }
