@@ -16,10 +16,10 @@ use super::lifo_watch::{SlotSightings, Watching};
 use super::queue::{self, Overflow};
 use super::{Handle, Parker};
 use crate::runtime::metrics::{WorkerClock, WorkerMetrics};
+use crate::runtime::scheduler::inject::Inject;
 use crate::runtime::{context, scheduler};
 use crate::task::{coop, Notified};
 use crate::util::rng::FastRand;
-use crossbeam_deque::{Injector, Steal};
 use std::cell::RefCell;
 use std::io;
 use std::sync::atomic::Ordering;
@@ -36,10 +36,6 @@ pub(crate) struct Core {
     index: usize,
     tick: u32,
     local: queue::Local<Task>,
-    /// Where a batch taken from the injector lands on its way into
-    /// `local` (crossbeam hands out batches only into one of its deques);
-    /// empty between calls.
-    injected: crossbeam_deque::Worker<Task>,
     /// Tasks that yielded, run again once the queue ran dry or at the next
     /// maintenance, so yield loops cannot starve the injector.
     deferred: Vec<Task>,
@@ -90,7 +86,6 @@ impl Core {
             index,
             tick: 0,
             local,
-            injected: crossbeam_deque::Worker::new_fifo(),
             deferred: Vec::new(),
             lifo_enabled: true,
             is_searching: false,
@@ -110,8 +105,6 @@ impl Core {
             || !handle.shared.remotes[self.index].lifo.is_empty()
     }
 
-    /// Moves yielded tasks back into the run queue (where others can steal
-    /// them). Returns whether there were any.
     /// Appends to the local queue; a full queue spills half to the
     /// injector, which the metrics count.
     fn push_local(&mut self, task: Task, handle: &Handle) {
@@ -120,20 +113,26 @@ impl Core {
         }
     }
 
+    /// Moves yielded tasks back into the run queue (where others can steal
+    /// them). Returns whether there were any.
     fn requeue_deferred(&mut self, handle: &Handle) -> bool {
         if self.deferred.is_empty() {
             return false;
         }
-        for task in std::mem::take(&mut self.deferred) {
+        // Drained in place, not taken: a yield loop refills the list every
+        // round, and a fresh `Vec` would cost an allocation per yield.
+        let mut deferred = std::mem::take(&mut self.deferred);
+        for task in deferred.drain(..) {
             self.push_local(task, handle);
         }
+        self.deferred = deferred;
         true
     }
 
     fn next_task(&mut self, handle: &Handle) -> Option<Task> {
         let config = &handle.common.config;
         if self.tick % config.global_queue_interval == 0 {
-            if let Some(task) = steal_one(&handle.shared.injector) {
+            if let Some(task) = handle.shared.injector.pop() {
                 return Some(task);
             }
         }
@@ -158,17 +157,12 @@ impl Core {
         // Up to half the local queue: a worker whose queue the driver
         // keeps refilling (hundreds of sockets) must still drain what
         // overflowed into the injector, or those tasks wait far longer
-        // than the rest. The batch is claimed with one CAS into the
-        // scratch deque, then moved into the ring.
-        let first = loop {
-            match injector.steal_batch_with_limit_and_pop(&self.injected, share.min(room) + 1) {
-                Steal::Success(task) => break task,
-                Steal::Empty => return None,
-                Steal::Retry => continue,
-            }
-        };
-        while let Some(task) = self.injected.pop() {
-            self.local.push_back(task, injector);
+        // than the rest. The batch is cut from the injector under one lock
+        // acquisition, then moved into the ring without the lock.
+        let mut batch = injector.pop_n(share.min(room) + 1);
+        let first = batch.next()?;
+        for task in batch {
+            self.push_local(task, handle);
         }
         Some(first)
     }
@@ -245,21 +239,9 @@ impl Core {
     }
 }
 
-impl Overflow<Task> for Injector<Task> {
+impl Overflow<Task> for Inject<Arc<Handle>> {
     fn push_batch(&self, tasks: impl Iterator<Item = Task>) {
-        for task in tasks {
-            self.push(task);
-        }
-    }
-}
-
-fn steal_one(injector: &Injector<Task>) -> Option<Task> {
-    loop {
-        match injector.steal() {
-            Steal::Success(task) => return Some(task),
-            Steal::Empty => return None,
-            Steal::Retry => continue,
-        }
+        Inject::push_batch(self, tasks);
     }
 }
 
