@@ -41,9 +41,8 @@ pub(super) struct Cell<F: Future, S> {
 #[repr(C)]
 pub(crate) struct Header {
     pub(super) state: State,
-    /// Link for intrusive run queues (the injector). Only the holder of
-    /// the task's `Notified` touches it: the queue, under its lock, or a
-    /// chain of tasks taken out of (or on their way into) the queue.
+    /// Link for intrusive run queues (the injector). Only the queue that
+    /// holds the task's `Notified` touches it, under the queue's lock.
     pub(super) queue_next: UnsafeCell<Option<NonNull<Header>>>,
     pub(super) vtable: &'static Vtable,
     /// Id of the owned-task list the task is bound to; written once before
@@ -196,9 +195,7 @@ impl Header {
     ///
     /// # Safety
     ///
-    /// The caller holds the lock of the queue the task is in, or, for a
-    /// task in no queue, the task's `Notified` reference (the link belongs
-    /// with it).
+    /// The caller holds the lock of the queue the task is in.
     pub(crate) unsafe fn queue_next(&self) -> Option<NonNull<Header>> {
         // SAFETY: the queue's lock serialises access, per the contract.
         self.queue_next.with(|next| unsafe { *next })

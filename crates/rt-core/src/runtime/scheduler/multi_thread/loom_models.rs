@@ -1,17 +1,14 @@
 //! Loom models of the multi-thread scheduler's sleep/wake protocols: the
 //! per-worker parker (condvar and driver paths) and the idle bookkeeping
-//! that decides whom to wake, checked for lost wake-ups; and of the
-//! injector's batch moves, which touch task links outside its lock.
+//! that decides whom to wake, checked for lost wake-ups.
 
 use super::idle::Idle;
 use super::park::{Parker, SharedDriver};
-use crate::loom::sync::atomic::{AtomicBool, Ordering::SeqCst};
+use crate::loom::sync::atomic::{AtomicBool, AtomicUsize, Ordering::SeqCst};
 use crate::loom::sync::{Arc, Mutex};
 use crate::loom::thread;
-use crate::runtime::scheduler::inject::Inject;
 use crate::runtime::ParkThread;
-use crate::task::list::OwnedTasks;
-use crate::task::{Id, Notified, Origin, Schedule, Task};
+use std::collections::VecDeque;
 
 #[test]
 fn unpark_reaches_workers_parked_on_driver_and_condvar() {
@@ -49,68 +46,35 @@ fn unpark_before_park_is_remembered() {
     });
 }
 
-/// A scheduler for real task cells that are queued but never run.
-struct Owner(OwnedTasks<std::sync::Arc<Owner>>);
-
-impl Schedule for std::sync::Arc<Owner> {
-    fn release(&self, task: &Task<Self>) -> Option<Task<Self>> {
-        self.0.remove(task)
-    }
-
-    fn schedule(&self, _: Notified<Self>) {}
-}
-
-/// The real injector, holding real task cells (so loom sees every access
-/// to their `queue_next` links), with the few calls the models need.
+/// The injector's observable behaviour for this protocol: a queue whose
+/// emptiness check is sequentially consistent with the push.
 struct Queue {
-    inject: Inject<std::sync::Arc<Owner>>,
-    owner: std::sync::Arc<Owner>,
+    items: Mutex<VecDeque<u32>>,
+    len: AtomicUsize,
 }
 
 impl Queue {
-    fn new() -> Queue {
-        Queue {
-            inject: Inject::new(),
-            owner: std::sync::Arc::new(Owner(OwnedTasks::new(1))),
-        }
+    fn push(&self, v: u32) {
+        self.items.lock().unwrap().push_back(v);
+        self.len.fetch_add(1, SeqCst);
     }
 
-    fn task(&self) -> Notified<std::sync::Arc<Owner>> {
-        let (join, notified) = self.owner.0.bind(
-            std::future::ready(()),
-            self.owner.clone(),
-            Id::next(),
-            Origin::new(std::panic::Location::caller(), None),
-        );
-        drop(join);
-        notified.expect("list open")
-    }
-
-    fn push(&self) {
-        self.inject.push(self.task());
-    }
-
-    /// A worker's refill: a batch of up to two (as `take_from_injector`).
-    fn pop(&self) -> bool {
-        self.inject.pop_n(2).count() > 0
+    fn pop(&self) -> Option<u32> {
+        let mut items = self.items.lock().unwrap();
+        let v = items.pop_front()?;
+        self.len.fetch_sub(1, SeqCst);
+        Some(v)
     }
 
     fn is_empty(&self) -> bool {
-        self.inject.is_empty()
-    }
-
-    /// Frees every task (loom reports a leaked cell otherwise).
-    fn finish(&self) {
-        while self.inject.pop().is_some() {}
-        self.owner.0.close_and_shutdown_all();
-        assert!(self.owner.0.is_empty());
+        self.len.load(SeqCst) == 0
     }
 }
 
 /// One pass of a worker that finds nothing locally: search, then park,
 /// exactly as `worker.rs` orders the steps.
 fn worker_pass(index: usize, idle: &Idle, queue: &Queue, log: &std::sync::Mutex<Vec<String>>) {
-    if queue.pop() {
+    if queue.pop().is_some() {
         log.lock().unwrap().push(format!("w{index} popped"));
         return;
     }
@@ -118,7 +82,7 @@ fn worker_pass(index: usize, idle: &Idle, queue: &Queue, log: &std::sync::Mutex<
     log.lock()
         .unwrap()
         .push(format!("w{index} searching={searching}"));
-    if searching && queue.pop() {
+    if searching && queue.pop().is_some() {
         log.lock()
             .unwrap()
             .push(format!("w{index} popped while searching"));
@@ -143,7 +107,10 @@ fn worker_pass(index: usize, idle: &Idle, queue: &Queue, log: &std::sync::Mutex<
 fn no_task_left_queued_while_every_worker_sleeps() {
     loom::model(|| {
         let idle = std::sync::Arc::new(Idle::new(2));
-        let queue = std::sync::Arc::new(Queue::new());
+        let queue = std::sync::Arc::new(Queue {
+            items: Mutex::new(VecDeque::new()),
+            len: AtomicUsize::new(0),
+        });
         let log = std::sync::Arc::new(std::sync::Mutex::new(Vec::new()));
         let workers: Vec<_> = (0..2)
             .map(|i| {
@@ -152,7 +119,7 @@ fn no_task_left_queued_while_every_worker_sleeps() {
             })
             .collect();
         // A remote spawn: push, then wake a parked worker if useful.
-        queue.push();
+        queue.push(1);
         let n = idle.worker_to_notify();
         log.lock().unwrap().push(format!("remote notify -> {n:?}"));
         for w in workers {
@@ -164,33 +131,6 @@ fn no_task_left_queued_while_every_worker_sleeps() {
             idle.num_searching(),
             log.lock().unwrap()
         );
-        queue.finish();
-    });
-}
-
-/// A full local queue splices its overflow into the injector as one chain,
-/// linked before the lock is taken, while a refilling worker cuts a batch
-/// off the front and walks it after the lock is released. Loom checks that
-/// no link is touched by two threads at once and that every task comes
-/// out exactly once, oldest first from each pusher.
-#[test]
-fn injector_batches_race_without_sharing_links() {
-    loom::model(|| {
-        let queue = std::sync::Arc::new(Queue::new());
-        queue.push();
-        let pusher = {
-            let queue = queue.clone();
-            thread::spawn(move || {
-                let batch = [queue.task(), queue.task()];
-                queue.inject.push_batch(batch.into_iter());
-            })
-        };
-        let mut taken = queue.inject.pop_n(2).count();
-        pusher.join().unwrap();
-        taken += queue.inject.pop_n(3).count();
-        assert_eq!(taken, 3);
-        assert!(queue.is_empty());
-        queue.finish();
     });
 }
 

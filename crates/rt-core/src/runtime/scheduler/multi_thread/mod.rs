@@ -1,12 +1,11 @@
 //! The multi-thread work-stealing scheduler.
 //!
-//! Each worker thread owns a `Core`: a local run queue (a bounded ring whose
-//! other end thieves steal from, `queue.rs`), a LIFO slot that other
+//! Each worker thread owns a `Core`: a local run queue (a crossbeam-deque
+//! worker end, stealable from the other end), a LIFO slot that other
 //! workers take from only when it is stranded (`lifo_watch.rs`), and its tick. Tasks woken on a worker go to
 //! its LIFO slot (the woken task often shares the waker's data, still in
 //! cache); older work goes to the back of the local queue. Work from outside
-//! the pool enters through the injector (the intrusive, locked FIFO of
-//! `scheduler::inject`, refilled from in batches). A worker with nothing to run
+//! the pool enters through the injector. A worker with nothing to run
 //! steals half of a random victim's queue, and parks when there is nothing
 //! anywhere; `idle.rs` decides who to wake.
 
@@ -21,13 +20,13 @@ mod worker;
 
 pub(crate) use worker::{block_in_place, Context};
 
-use super::inject::Inject;
 use super::Common;
 use crate::runtime::driver::Driver;
 use crate::runtime::metrics::WorkerMetrics;
 use crate::runtime::SlowPoll;
 use crate::task::list::OwnedTasks;
 use crate::task::{Header, Id, JoinHandle, Notified, Origin, Schedule, Task};
+use crossbeam_deque::Injector;
 use idle::Idle;
 use lifo_watch::LifoWatch;
 use park::{Parker, SharedDriver};
@@ -46,9 +45,8 @@ pub(crate) struct Handle {
 
 struct Shared {
     remotes: Box<[Remote]>,
-    /// Closed when shutdown begins: later pushes drop their task.
-    injector: Inject<Arc<Handle>>,
-    /// Set once shutdown began.
+    injector: Injector<Notified<Arc<Handle>>>,
+    /// Set once shutdown began; pushes to the injector after this drain it.
     closed: AtomicBool,
     owned: OwnedTasks<Arc<Handle>>,
     idle: Idle,
@@ -93,7 +91,7 @@ impl Handle {
         let handle = Arc::new(Handle {
             shared: Shared {
                 remotes: remotes.into_boxed_slice(),
-                injector: Inject::new(),
+                injector: Injector::new(),
                 closed: AtomicBool::new(false),
                 owned: OwnedTasks::new(num_workers * 4),
                 idle: Idle::new(num_workers),
@@ -170,10 +168,6 @@ impl Handle {
     /// Starts shutdown: cancels tasks and wakes every worker so that they
     /// exit. Safe to call more than once.
     pub(crate) fn shutdown(&self) {
-        // The injector closes first: a push that loses the race is dropped
-        // by the injector itself, and one that wins is queued before any
-        // worker can see `closed` and drain the queue.
-        self.shared.injector.close();
         if self.shared.closed.swap(true, Ordering::AcqRel) {
             return;
         }
@@ -232,14 +226,23 @@ impl Handle {
     }
 
     fn push_remote(&self, task: Notified<Arc<Handle>>) {
-        // After shutdown began the injector drops the task itself.
         self.shared.injector.push(task);
+        if self.shared.closed.load(Ordering::Acquire) {
+            // Shutdown already drained (or is draining) the injector: drop
+            // what we pushed ourselves so no reference is stranded.
+            self.drain_injector();
+            return;
+        }
         self.notify_parked();
     }
 
     fn drain_injector(&self) {
-        while let Some(task) = self.shared.injector.pop() {
-            drop(task);
+        loop {
+            match self.shared.injector.steal() {
+                crossbeam_deque::Steal::Success(task) => drop(task),
+                crossbeam_deque::Steal::Empty => return,
+                crossbeam_deque::Steal::Retry => continue,
+            }
         }
     }
 

@@ -17,10 +17,10 @@ use super::lifo_watch::{SlotSightings, Watching};
 use super::queue::{self, Overflow};
 use super::{Handle, Parker};
 use crate::runtime::metrics::{WorkerClock, WorkerMetrics};
-use crate::runtime::scheduler::inject::Inject;
 use crate::runtime::{context, scheduler};
 use crate::task::{coop, Notified};
 use crate::util::rng::FastRand;
+use crossbeam_deque::{Injector, Steal};
 use std::cell::RefCell;
 use std::io;
 use std::sync::atomic::Ordering;
@@ -37,6 +37,10 @@ pub(crate) struct Core {
     index: usize,
     tick: u32,
     local: queue::Local<Task>,
+    /// Where a batch taken from the injector lands on its way into
+    /// `local` (crossbeam hands out batches only into one of its deques);
+    /// empty between calls.
+    injected: crossbeam_deque::Worker<Task>,
     /// Tasks that yielded, run again once the queue ran dry or at the next
     /// maintenance, so yield loops cannot starve the injector.
     deferred: Vec<Task>,
@@ -87,6 +91,7 @@ impl Core {
             index,
             tick: 0,
             local,
+            injected: crossbeam_deque::Worker::new_fifo(),
             deferred: Vec::new(),
             lifo_enabled: true,
             is_searching: false,
@@ -141,7 +146,7 @@ impl Core {
     fn next_task(&mut self, handle: &Handle) -> Option<Task> {
         let config = &handle.common.config;
         if self.tick % config.global_queue_interval == 0 {
-            if let Some(task) = handle.shared.injector.pop() {
+            if let Some(task) = steal_one(&handle.shared.injector) {
                 return Some(task);
             }
         }
@@ -166,12 +171,17 @@ impl Core {
         // Up to half the local queue: a worker whose queue the driver
         // keeps refilling (hundreds of sockets) must still drain what
         // overflowed into the injector, or those tasks wait far longer
-        // than the rest. The batch is cut from the injector under one lock
-        // acquisition, then moved into the ring without the lock.
-        let mut batch = injector.pop_n(share.min(room) + 1);
-        let first = batch.next()?;
-        for task in batch {
-            self.push_local(task, handle);
+        // than the rest. The batch is claimed with one CAS into the
+        // scratch deque, then moved into the ring.
+        let first = loop {
+            match injector.steal_batch_with_limit_and_pop(&self.injected, share.min(room) + 1) {
+                Steal::Success(task) => break task,
+                Steal::Empty => return None,
+                Steal::Retry => continue,
+            }
+        };
+        while let Some(task) = self.injected.pop() {
+            self.local.push_back(task, injector);
         }
         Some(first)
     }
@@ -248,9 +258,21 @@ impl Core {
     }
 }
 
-impl Overflow<Task> for Inject<Arc<Handle>> {
+impl Overflow<Task> for Injector<Task> {
     fn push_batch(&self, tasks: impl Iterator<Item = Task>) {
-        Inject::push_batch(self, tasks);
+        for task in tasks {
+            self.push(task);
+        }
+    }
+}
+
+fn steal_one(injector: &Injector<Task>) -> Option<Task> {
+    loop {
+        match injector.steal() {
+            Steal::Success(task) => return Some(task),
+            Steal::Empty => return None,
+            Steal::Retry => continue,
+        }
     }
 }
 
