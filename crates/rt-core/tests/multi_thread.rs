@@ -104,6 +104,33 @@ fn yielding_tasks_all_finish() {
     });
 }
 
+/// A task yielding in a loop keeps its worker busy without polling the
+/// driver on every round; work that reaches the worker from another thread
+/// (here a task woken by a blocking-pool thread, through the injector) must
+/// still run in between, or the loop below never ends.
+#[test]
+fn a_yield_loop_lets_remotely_woken_tasks_run() {
+    let rt = rt(1);
+    let handle = rt.handle().clone();
+    rt.block_on(async move {
+        let done = Arc::new(std::sync::atomic::AtomicBool::new(false));
+        let waiter = {
+            let done = done.clone();
+            rt_core::spawn(async move {
+                handle.spawn_blocking(|| ()).await.unwrap();
+                done.store(true, Ordering::SeqCst);
+            })
+        };
+        let spinner = rt_core::spawn(async move {
+            while !done.load(Ordering::SeqCst) {
+                task::yield_now().await;
+            }
+        });
+        waiter.await.unwrap();
+        spinner.await.unwrap();
+    });
+}
+
 #[test]
 fn spawn_storm_with_aborts() {
     let rt = rt(4);

@@ -4,7 +4,8 @@
 //! blocking; take the next task (the injector first every
 //! `global_queue_interval` ticks, so outside work is not starved; otherwise
 //! the LIFO slot, then the local queue, then the injector); failing that,
-//! steal; failing that, park.
+//! run the tasks that yielded again; failing that, steal; failing that,
+//! park.
 //!
 //! The LIFO slot lives in the worker's shared `Remote`, so that a task put
 //! there is not stranded when its worker is stuck in a long poll: the
@@ -110,8 +111,6 @@ impl Core {
             || !handle.shared.remotes[self.index].lifo.is_empty()
     }
 
-    /// Moves yielded tasks back into the run queue (where others can steal
-    /// them). Returns whether there were any.
     /// Appends to the local queue; a full queue spills half to the
     /// injector, which the metrics count.
     fn push_local(&mut self, task: Task, handle: &Handle) {
@@ -120,12 +119,26 @@ impl Core {
         }
     }
 
+    /// Moves yielded tasks back into the run queue (where others can steal
+    /// them), and wakes a sleeper if the queue then holds more than the one
+    /// task this worker runs next. Returns whether there were any.
+    ///
+    /// A lone yielder is not offered: a woken worker would steal it and
+    /// leave this one idle, moving a yield loop between threads on every
+    /// round.
     fn requeue_deferred(&mut self, handle: &Handle) -> bool {
         if self.deferred.is_empty() {
             return false;
         }
-        for task in std::mem::take(&mut self.deferred) {
+        // Drained in place, not taken: a yield loop refills the list every
+        // round, and a fresh `Vec` would cost an allocation per yield.
+        let mut deferred = std::mem::take(&mut self.deferred);
+        for task in deferred.drain(..) {
             self.push_local(task, handle);
+        }
+        self.deferred = deferred;
+        if self.local.len() > 1 {
+            handle.notify_parked();
         }
         true
     }
@@ -367,8 +380,10 @@ impl Context {
                 continue;
             }
             if core.requeue_deferred(handle) {
-                // Only yielded tasks were left: poll the driver first.
-                core = self.park_with(core, Some(std::time::Duration::ZERO));
+                // Only yielded tasks were left: run them again. The driver
+                // is polled every `event_interval` ticks (`maintenance`),
+                // as under any other load; polling it on every round of a
+                // yield loop would make each yield a syscall.
                 continue;
             }
             if let Some(task) = core.steal_work(handle) {
@@ -419,9 +434,7 @@ impl Context {
     /// Polls the driver without blocking and notices shutdown.
     fn maintenance(&self, core: Box<Core>) -> Box<Core> {
         let mut core = self.park_with(core, Some(std::time::Duration::ZERO));
-        if core.requeue_deferred(&self.handle) {
-            self.handle.notify_parked();
-        }
+        core.requeue_deferred(&self.handle);
         let metrics = &self.handle.shared.remotes[core.index].metrics;
         metrics.sample_forced_yields(&mut core.clock);
         if self.handle.shared.closed.load(Ordering::Acquire) {
