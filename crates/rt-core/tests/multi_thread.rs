@@ -275,3 +275,55 @@ fn dropping_a_runtime_inside_async_code_panics_instead_of_deadlocking() {
             .unwrap_or_else(|e| std::panic::resume_unwind(e.into_panic()));
     });
 }
+
+/// Wakes the stored waker when dropped.
+struct WakeOnDrop(Arc<std::sync::Mutex<Option<std::task::Waker>>>);
+
+impl Drop for WakeOnDrop {
+    fn drop(&mut self) {
+        if let Some(waker) = self.0.lock().unwrap().take() {
+            waker.wake();
+        }
+    }
+}
+
+/// A panicking task shuts the runtime down from its worker; cancelling the
+/// other tasks there wakes one of them on that worker (its waker fires in
+/// a future's drop). The stale wake must neither run the cancelled task
+/// nor keep the runtime from shutting down.
+#[test]
+fn a_wake_during_shutdown_on_a_worker_is_dropped_cleanly() {
+    let rt = Builder::new_multi_thread()
+        .worker_threads(1)
+        .unhandled_panic(rt_core::runtime::UnhandledPanic::ShutdownRuntime)
+        .build()
+        .unwrap();
+    let slot = Arc::new(std::sync::Mutex::new(None::<std::task::Waker>));
+    let polls = Arc::new(AtomicUsize::new(0));
+    let waiter = {
+        let (slot, polls) = (slot.clone(), polls.clone());
+        rt.spawn(std::future::poll_fn(move |cx| {
+            polls.fetch_add(1, Ordering::SeqCst);
+            *slot.lock().unwrap() = Some(cx.waker().clone());
+            std::task::Poll::<()>::Pending
+        }))
+    };
+    let holder = {
+        let guard = WakeOnDrop(slot.clone());
+        rt.spawn(async move {
+            let _guard = guard;
+            std::future::pending::<()>().await;
+        })
+    };
+    rt.block_on(async {
+        // The waiter has stored its waker.
+        while polls.load(Ordering::SeqCst) == 0 {
+            task::yield_now().await;
+        }
+        drop(rt_core::spawn(async { panic!("shut the runtime down") }));
+        assert!(waiter.await.unwrap_err().is_cancelled());
+        assert!(holder.await.unwrap_err().is_cancelled());
+    });
+    assert_eq!(polls.load(Ordering::SeqCst), 1, "a cancelled task ran");
+    drop(rt);
+}

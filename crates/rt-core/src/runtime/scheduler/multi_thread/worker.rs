@@ -570,12 +570,14 @@ pub(super) fn schedule_task(handle: &Arc<Handle>, task: Task, is_yield: bool) {
     }
 }
 
+/// Queues a task woken (or spawned) on this worker.
+///
+/// Shutdown is not checked here: a task woken after shutdown cancelled it
+/// holds a stale reference, which the worker drops when it picks the task
+/// up (the task is no longer idle) or the last worker out drops with its
+/// queue. The worker itself notices shutdown at its next maintenance or
+/// park.
 fn schedule_local(handle: &Handle, core: &mut Core, task: Task, is_yield: bool) {
-    if handle.shared.closed.load(Ordering::Acquire) {
-        // Shutdown cancelled every task; this reference is stale.
-        drop(task);
-        return;
-    }
     if is_yield {
         core.deferred.push(task);
         return;
