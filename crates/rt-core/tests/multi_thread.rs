@@ -302,3 +302,161 @@ fn dropping_a_runtime_inside_async_code_panics_instead_of_deadlocking() {
             .unwrap_or_else(|e| std::panic::resume_unwind(e.into_panic()));
     });
 }
+
+/// Wakes the stored waker when dropped.
+struct WakeOnDrop(Arc<std::sync::Mutex<Option<std::task::Waker>>>);
+
+impl Drop for WakeOnDrop {
+    fn drop(&mut self) {
+        if let Some(waker) = self.0.lock().unwrap().take() {
+            waker.wake();
+        }
+    }
+}
+
+/// A panicking task shuts the runtime down from its worker; cancelling the
+/// other tasks there wakes one of them on that worker (its waker fires in
+/// a future's drop). The stale wake must neither run the cancelled task
+/// nor keep the runtime from shutting down.
+#[test]
+fn a_wake_during_shutdown_on_a_worker_is_dropped_cleanly() {
+    let rt = Builder::new_multi_thread()
+        .worker_threads(1)
+        .unhandled_panic(rt_core::runtime::UnhandledPanic::ShutdownRuntime)
+        .build()
+        .unwrap();
+    let slot = Arc::new(std::sync::Mutex::new(None::<std::task::Waker>));
+    let polls = Arc::new(AtomicUsize::new(0));
+    let waiter = {
+        let (slot, polls) = (slot.clone(), polls.clone());
+        rt.spawn(std::future::poll_fn(move |cx| {
+            polls.fetch_add(1, Ordering::SeqCst);
+            *slot.lock().unwrap() = Some(cx.waker().clone());
+            std::task::Poll::<()>::Pending
+        }))
+    };
+    let holder = {
+        let guard = WakeOnDrop(slot.clone());
+        rt.spawn(async move {
+            let _guard = guard;
+            std::future::pending::<()>().await;
+        })
+    };
+    rt.block_on(async {
+        // The waiter has stored its waker.
+        while polls.load(Ordering::SeqCst) == 0 {
+            task::yield_now().await;
+        }
+        drop(rt_core::spawn(async { panic!("shut the runtime down") }));
+        assert!(waiter.await.unwrap_err().is_cancelled());
+        assert!(holder.await.unwrap_err().is_cancelled());
+    });
+    assert_eq!(polls.load(Ordering::SeqCst), 1, "a cancelled task ran");
+    drop(rt);
+}
+
+/// Two tasks that take turns: each waits for its turn, passes it to the
+/// other and wakes it, `rounds` times.
+struct Baton {
+    turn: AtomicUsize,
+    wakers: std::sync::Mutex<[Option<std::task::Waker>; 2]>,
+}
+
+impl Baton {
+    fn new() -> Arc<Baton> {
+        Arc::new(Baton {
+            turn: AtomicUsize::new(0),
+            wakers: std::sync::Mutex::new([None, None]),
+        })
+    }
+
+    /// Plays side `me` (0 or 1) until `done` says stop or `rounds` turns
+    /// were taken; returns the turns taken.
+    async fn play(self: Arc<Self>, me: usize, rounds: usize, done: impl Fn() -> bool) -> usize {
+        let mut taken = 0;
+        while taken < rounds && !done() {
+            std::future::poll_fn(|cx| {
+                let mut wakers = self.wakers.lock().unwrap();
+                if self.turn.load(Ordering::SeqCst) == me {
+                    std::task::Poll::Ready(())
+                } else {
+                    wakers[me] = Some(cx.waker().clone());
+                    std::task::Poll::Pending
+                }
+            })
+            .await;
+            taken += 1;
+            let other = self.wakers.lock().unwrap()[1 - me].take();
+            self.turn.store(1 - me, Ordering::SeqCst);
+            if let Some(waker) = other {
+                waker.wake();
+            }
+        }
+        // Let the other side finish too.
+        self.turn.store(1 - me, Ordering::SeqCst);
+        if let Some(waker) = self.wakers.lock().unwrap()[1 - me].take() {
+            waker.wake();
+        }
+        taken
+    }
+}
+
+/// A pair of tasks waking each other through the LIFO slot must not keep a
+/// task queued on the same worker waiting: once the pair's LIFO run is
+/// capped, its next wake queues behind that task.
+#[test]
+fn a_ping_pong_pair_does_not_starve_a_queued_task() {
+    const LIMIT: usize = 1_000_000;
+    let rt = rt(1);
+    let ran_after = rt.block_on(async {
+        rt_core::spawn(async {
+            let baton = Baton::new();
+            let bounces = Arc::new(AtomicUsize::new(0));
+            let queued_ran = Arc::new(AtomicUsize::new(usize::MAX));
+            let (b, q) = (bounces.clone(), queued_ran.clone());
+            let done = move || {
+                b.fetch_add(1, Ordering::SeqCst);
+                q.load(Ordering::SeqCst) != usize::MAX
+            };
+            // Spawned from this worker, then pushed out of the LIFO slot
+            // into the local queue by the next spawn.
+            let queued = {
+                let (bounces, queued_ran) = (bounces.clone(), queued_ran.clone());
+                rt_core::spawn(async move {
+                    queued_ran.store(bounces.load(Ordering::SeqCst), Ordering::SeqCst);
+                })
+            };
+            let other = rt_core::spawn(baton.clone().play(1, LIMIT, done.clone()));
+            baton.play(0, LIMIT, done).await;
+            other.await.unwrap();
+            queued.await.unwrap();
+            queued_ran.load(Ordering::SeqCst)
+        })
+        .await
+        .unwrap()
+    });
+    assert!(
+        ran_after < 100,
+        "the queued task ran after {ran_after} bounces"
+    );
+}
+
+/// A ping-pong pair settles on one worker and, with nothing else queued,
+/// wakes no sleeping worker every few messages (which would come and steal
+/// one of the pair): steals stay at the few made while the runtime starts,
+/// however many messages go back and forth.
+#[test]
+fn a_ping_pong_pair_does_not_keep_waking_sleepers() {
+    const ROUNDS: usize = 20_000;
+    let rt = rt(4);
+    rt.block_on(async {
+        let baton = Baton::new();
+        let other = rt_core::spawn(baton.clone().play(1, ROUNDS, || false));
+        let one = rt_core::spawn(baton.play(0, ROUNDS, || false));
+        assert_eq!(one.await.unwrap(), ROUNDS);
+        assert_eq!(other.await.unwrap(), ROUNDS);
+    });
+    let metrics = rt.handle().metrics();
+    let steals: u64 = (0..4).map(|w| metrics.worker_steal_operations(w)).sum();
+    assert!(steals < 50, "{steals} steals for {ROUNDS} messages");
+}

@@ -28,8 +28,11 @@ use std::sync::Arc;
 
 type Task = Notified<Arc<Handle>>;
 
-/// Polls of LIFO-slot tasks in a row before the slot is bypassed for the
-/// rest of the tick, so two tasks waking each other cannot starve the queue.
+/// Polls of LIFO-slot tasks in a row before the worker goes back to its
+/// main loop (driver, injector), and tasks woken for the rest of the tick
+/// queue behind those already waiting, so two tasks waking each other
+/// cannot starve the queue. With nothing waiting, a woken task still takes
+/// the slot: queueing it would only announce it to sleeping workers.
 const MAX_LIFO_POLLS_PER_TICK: usize = 3;
 
 /// A worker's run state, owned by the thread running it.
@@ -409,6 +412,11 @@ impl Context {
             loop {
                 // `None`: a `block_in_place` inside the poll took the core.
                 let mut core = self.core.borrow_mut().take().ok_or(())?;
+                if !core.lifo_enabled {
+                    // Capped: a task the last poll put in the slot runs
+                    // after the main loop's checks (driver, injector).
+                    return Ok(core);
+                }
                 let Some(task) = handle.shared.remotes[core.index].lifo.take() else {
                     return Ok(core);
                 };
@@ -583,17 +591,27 @@ pub(super) fn schedule_task(handle: &Arc<Handle>, task: Task, is_yield: bool) {
     }
 }
 
+/// Queues a task woken (or spawned) on this worker.
+///
+/// Shutdown is not checked here: a task woken after shutdown cancelled it
+/// holds a stale reference, which the worker drops when it picks the task
+/// up (the task is no longer idle) or the last worker out drops with its
+/// queue. The worker itself notices shutdown at its next maintenance or
+/// park.
 fn schedule_local(handle: &Handle, core: &mut Core, task: Task, is_yield: bool) {
-    if handle.shared.closed.load(Ordering::Acquire) {
-        // Shutdown cancelled every task; this reference is stale.
-        drop(task);
-        return;
-    }
     if is_yield {
         core.deferred.push(task);
         return;
     }
-    if !core.lifo_enabled {
+    if !core.lifo_enabled && !core.local.is_empty() {
+        // The LIFO run is capped and other tasks wait: this one queues
+        // behind them. With nothing queued there is nobody to be fair to,
+        // so it takes the slot as usual and runs after the main loop's
+        // checks. Queueing it would wake a sleeper to steal the one task
+        // this worker runs next, and with a ping-pong pair that wake-up
+        // repeats every few messages: the woken worker takes the task
+        // while its partner is still finishing its poll, the pair ends up
+        // split, and each searcher that finds work wakes the next one.
         core.push_local(task, handle);
     } else if let Some(prev) = handle.shared.remotes[core.index].lifo.put(task) {
         core.push_local(prev, handle);
