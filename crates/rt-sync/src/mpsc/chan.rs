@@ -20,6 +20,13 @@
 //!   receiver so it can see the end.
 //! * The number of live senders is an atomic; the last one to go sets
 //!   `tx_closed` under the lock and wakes the receiver.
+//! * The receiver moves up to [`RX_BATCH`] queued messages at a time into a
+//!   buffer of its own (`Rx::taken`), so that with a backlog it takes the
+//!   shared lock once per batch rather than once per message: that lock's
+//!   cache line then moves between the sending and the receiving threads
+//!   far less often. A buffered message still holds its permit, which the
+//!   receiver returns only when it hands the message out, so capacity,
+//!   `len` and closing behave as if the message were still queued.
 
 use super::block::BlockQueue;
 use super::error::TryRecvError;
@@ -30,6 +37,7 @@ use crate::notify::Notify;
 use rt_core::loom::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use rt_core::loom::sync::{Mutex, MutexGuard};
 use rt_core::task::coop;
+use std::collections::VecDeque;
 use std::future::Future;
 use std::mem::ManuallyDrop;
 use std::pin::{pin, Pin};
@@ -65,10 +73,25 @@ pub(super) struct WeakTx<T, S: ChanSemaphore> {
     chan: Arc<Chan<T, S>>,
 }
 
+/// Most messages the receiver moves out of the shared queue per lock
+/// section.
+const RX_BATCH: usize = 32;
+
 /// The receiver's share.
 pub(super) struct Rx<T, S: ChanSemaphore> {
     chan: Arc<Chan<T, S>>,
+    /// Messages taken from the shared queue but not yet handed out, oldest
+    /// first; each still holds its permit.
+    taken: TakenBuffer<T>,
 }
+
+/// The receiver's own buffer of messages moved out of the shared queue.
+struct TakenBuffer<T>(VecDeque<T>);
+
+// SAFETY: through a shared reference the buffer only exposes its length,
+// never a `T`, so sharing it between threads needs no more of `T` than
+// moving it does (the same bound the shared queue under its lock has).
+unsafe impl<T: Send> Sync for TakenBuffer<T> {}
 
 pub(super) fn channel<T, S: ChanSemaphore>(semaphore: S) -> (Tx<T, S>, Rx<T, S>) {
     let chan = Arc::new(Chan {
@@ -84,7 +107,13 @@ pub(super) fn channel<T, S: ChanSemaphore>(semaphore: S) -> (Tx<T, S>, Rx<T, S>)
         rx_closed: AtomicBool::new(false),
         notify_rx_closed: Notify::new(),
     });
-    (Tx { chan: chan.clone() }, Rx { chan })
+    (
+        Tx { chan: chan.clone() },
+        Rx {
+            chan,
+            taken: TakenBuffer(VecDeque::new()),
+        },
+    )
 }
 
 impl<T, S: ChanSemaphore> Chan<T, S> {
@@ -299,46 +328,78 @@ impl<T, S: ChanSemaphore> Rx<T, S> {
         mut take: impl FnMut(T),
     ) -> Poll<usize> {
         let mut progress = ready!(coop::poll_proceed(cx));
-        let mut shared = lock(&self.chan.shared);
-        let mut taken = 0;
-        while taken < limit {
+        if self.taken.0.len() < limit {
+            let mut shared = lock(&self.chan.shared);
+            Self::refill(&mut self.taken, &mut shared, limit);
+            if self.taken.0.is_empty() {
+                if self.chan.is_finished(&shared) {
+                    progress.made_progress();
+                    return Poll::Ready(0);
+                }
+                match &shared.rx_waker {
+                    Some(w) if w.will_wake(cx.waker()) => {}
+                    _ => shared.rx_waker = Some(cx.waker().clone()),
+                }
+                return Poll::Pending;
+            }
+        }
+        let taken = self.hand_out(limit, &mut take);
+        if limit > RX_BATCH && self.taken.0.is_empty() {
+            // A large `recv_many` passed its whole batch through the buffer;
+            // do not keep that much memory for the usual small batches.
+            self.taken.0.shrink_to(RX_BATCH);
+        }
+        progress.made_progress();
+        Poll::Ready(taken)
+    }
+
+    /// Moves queued messages into the receiver's buffer under the lock until
+    /// it holds `wanted`, or [`RX_BATCH`] if that is more, or the queue is
+    /// empty.
+    #[inline]
+    fn refill(taken: &mut TakenBuffer<T>, shared: &mut Shared<T>, wanted: usize) {
+        let batch = wanted.max(RX_BATCH);
+        while taken.0.len() < batch {
             match shared.queue.pop() {
+                Some(value) => taken.0.push_back(value),
+                None => break,
+            }
+        }
+    }
+
+    /// Hands up to `limit` buffered messages to `take`, returning their
+    /// permits, and says how many.
+    #[inline]
+    fn hand_out(&mut self, limit: usize, take: &mut impl FnMut(T)) -> usize {
+        let mut handed = 0;
+        while handed < limit {
+            match self.taken.0.pop_front() {
                 Some(value) => {
                     take(value);
-                    taken += 1;
+                    handed += 1;
                 }
                 None => break,
             }
         }
-        if taken > 0 {
-            drop(shared);
-            self.chan.semaphore.add_permits(taken);
-            progress.made_progress();
-            return Poll::Ready(taken);
-        }
-        if self.chan.is_finished(&shared) {
-            progress.made_progress();
-            return Poll::Ready(0);
-        }
-        match &shared.rx_waker {
-            Some(w) if w.will_wake(cx.waker()) => {}
-            _ => shared.rx_waker = Some(cx.waker().clone()),
-        }
-        Poll::Pending
+        self.chan.semaphore.add_permits(handed);
+        handed
     }
 
     pub(super) fn try_recv(&mut self) -> Result<T, TryRecvError> {
-        let mut shared = lock(&self.chan.shared);
-        if let Some(value) = shared.queue.pop() {
-            drop(shared);
-            self.chan.semaphore.add_permits(1);
-            return Ok(value);
+        if self.taken.0.is_empty() {
+            let mut shared = lock(&self.chan.shared);
+            Self::refill(&mut self.taken, &mut shared, 1);
+            if self.taken.0.is_empty() {
+                return if self.chan.is_finished(&shared) {
+                    Err(TryRecvError::Disconnected)
+                } else {
+                    Err(TryRecvError::Empty)
+                };
+            }
         }
-        if self.chan.is_finished(&shared) {
-            Err(TryRecvError::Disconnected)
-        } else {
-            Err(TryRecvError::Empty)
-        }
+        let mut received = None;
+        self.hand_out(1, &mut |value| received = Some(value));
+        Ok(received.expect("a refilled buffer is not empty"))
     }
 
     pub(super) fn close(&mut self) {
@@ -359,7 +420,7 @@ impl<T, S: ChanSemaphore> Rx<T, S> {
     }
 
     pub(super) fn len(&self) -> usize {
-        lock(&self.chan.shared).queue.len()
+        self.taken.0.len() + lock(&self.chan.shared).queue.len()
     }
 
     pub(super) fn sender_strong_count(&self) -> usize {
@@ -384,8 +445,12 @@ impl<T> Rx<T, BoundedSemaphore> {
 impl<T, S: ChanSemaphore> Drop for Rx<T, S> {
     fn drop(&mut self) {
         self.close();
-        // Drop queued messages now, one at a time and outside the lock: a
-        // message's destructor may itself touch this channel.
+        // Drop buffered and queued messages now, one at a time and outside
+        // the lock: a message's destructor may itself touch this channel.
+        while let Some(value) = self.taken.0.pop_front() {
+            self.chan.semaphore.add_permits(1);
+            drop(value);
+        }
         loop {
             let value = lock(&self.chan.shared).queue.pop();
             match value {
