@@ -20,13 +20,14 @@
 //!   receiver so it can see the end.
 //! * The number of live senders is an atomic; the last one to go sets
 //!   `tx_closed` under the lock and wakes the receiver.
-//! * The receiver moves up to [`RX_BATCH`] queued messages at a time into a
-//!   buffer of its own (`Rx::taken`), so that with a backlog it takes the
-//!   shared lock once per batch rather than once per message: that lock's
-//!   cache line then moves between the sending and the receiving threads
-//!   far less often. A buffered message still holds its permit, which the
-//!   receiver returns only when it hands the message out, so capacity,
-//!   `len` and closing behave as if the message were still queued.
+//! * When its own queue (`Rx::taken`) is empty, the receiver swaps it with
+//!   the shared one under the lock, taking every queued message in one
+//!   short lock section, and then hands them out without the lock. With a
+//!   backlog it so takes the lock once per backlog rather than once per
+//!   message, and the lock's cache line moves between the sending and the
+//!   receiving threads far less often. A taken message still holds its
+//!   permit, which the receiver returns only when it hands the message out,
+//!   so capacity, `len` and closing behave as if it were still queued.
 
 use super::block::BlockQueue;
 use super::error::TryRecvError;
@@ -37,7 +38,6 @@ use crate::notify::Notify;
 use rt_core::loom::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use rt_core::loom::sync::{Mutex, MutexGuard};
 use rt_core::task::coop;
-use std::collections::VecDeque;
 use std::future::Future;
 use std::mem::ManuallyDrop;
 use std::pin::{pin, Pin};
@@ -73,25 +73,21 @@ pub(super) struct WeakTx<T, S: ChanSemaphore> {
     chan: Arc<Chan<T, S>>,
 }
 
-/// Most messages the receiver moves out of the shared queue per lock
-/// section.
-const RX_BATCH: usize = 32;
-
 /// The receiver's share.
 pub(super) struct Rx<T, S: ChanSemaphore> {
     chan: Arc<Chan<T, S>>,
     /// Messages taken from the shared queue but not yet handed out, oldest
     /// first; each still holds its permit.
-    taken: TakenBuffer<T>,
+    taken: TakenQueue<T>,
 }
 
-/// The receiver's own buffer of messages moved out of the shared queue.
-struct TakenBuffer<T>(VecDeque<T>);
+/// The receiver's own queue of messages taken from the shared one.
+struct TakenQueue<T>(BlockQueue<T>);
 
-// SAFETY: through a shared reference the buffer only exposes its length,
+// SAFETY: through a shared reference the queue only exposes its length,
 // never a `T`, so sharing it between threads needs no more of `T` than
 // moving it does (the same bound the shared queue under its lock has).
-unsafe impl<T: Send> Sync for TakenBuffer<T> {}
+unsafe impl<T: Send> Sync for TakenQueue<T> {}
 
 pub(super) fn channel<T, S: ChanSemaphore>(semaphore: S) -> (Tx<T, S>, Rx<T, S>) {
     let chan = Arc::new(Chan {
@@ -111,7 +107,7 @@ pub(super) fn channel<T, S: ChanSemaphore>(semaphore: S) -> (Tx<T, S>, Rx<T, S>)
         Tx { chan: chan.clone() },
         Rx {
             chan,
-            taken: TakenBuffer(VecDeque::new()),
+            taken: TakenQueue(BlockQueue::new()),
         },
     )
 }
@@ -328,10 +324,9 @@ impl<T, S: ChanSemaphore> Rx<T, S> {
         mut take: impl FnMut(T),
     ) -> Poll<usize> {
         let mut progress = ready!(coop::poll_proceed(cx));
-        if self.taken.0.len() < limit {
+        if self.taken.0.is_empty() {
             let mut shared = lock(&self.chan.shared);
-            Self::refill(&mut self.taken, &mut shared, limit);
-            if self.taken.0.is_empty() {
+            if shared.queue.is_empty() {
                 if self.chan.is_finished(&shared) {
                     progress.made_progress();
                     return Poll::Ready(0);
@@ -342,38 +337,37 @@ impl<T, S: ChanSemaphore> Rx<T, S> {
                 }
                 return Poll::Pending;
             }
+            std::mem::swap(&mut shared.queue, &mut self.taken.0);
         }
-        let taken = self.hand_out(limit, &mut take);
-        if limit > RX_BATCH && self.taken.0.is_empty() {
-            // A large `recv_many` passed its whole batch through the buffer;
-            // do not keep that much memory for the usual small batches.
-            self.taken.0.shrink_to(RX_BATCH);
+        let mut handed = self.hand_out(limit, &mut take);
+        // Only `recv_many` can want more than it was handed, and then its
+        // own queue is empty and may be swapped again.
+        if handed < limit && self.take_queued() {
+            handed += self.hand_out(limit - handed, &mut take);
         }
         progress.made_progress();
-        Poll::Ready(taken)
+        Poll::Ready(handed)
     }
 
-    /// Moves queued messages into the receiver's buffer under the lock until
-    /// it holds `wanted`, or [`RX_BATCH`] if that is more, or the queue is
-    /// empty.
-    #[inline]
-    fn refill(taken: &mut TakenBuffer<T>, shared: &mut Shared<T>, wanted: usize) {
-        let batch = wanted.max(RX_BATCH);
-        while taken.0.len() < batch {
-            match shared.queue.pop() {
-                Some(value) => taken.0.push_back(value),
-                None => break,
-            }
+    /// With the receiver's own queue empty: swaps the shared queue in if it
+    /// holds messages, and says whether it did.
+    fn take_queued(&mut self) -> bool {
+        debug_assert!(self.taken.0.is_empty());
+        let mut shared = lock(&self.chan.shared);
+        if shared.queue.is_empty() {
+            return false;
         }
+        std::mem::swap(&mut shared.queue, &mut self.taken.0);
+        true
     }
 
-    /// Hands up to `limit` buffered messages to `take`, returning their
+    /// Hands up to `limit` taken messages to `take`, returning their
     /// permits, and says how many.
     #[inline]
     fn hand_out(&mut self, limit: usize, take: &mut impl FnMut(T)) -> usize {
         let mut handed = 0;
         while handed < limit {
-            match self.taken.0.pop_front() {
+            match self.taken.0.pop() {
                 Some(value) => {
                     take(value);
                     handed += 1;
@@ -388,18 +382,18 @@ impl<T, S: ChanSemaphore> Rx<T, S> {
     pub(super) fn try_recv(&mut self) -> Result<T, TryRecvError> {
         if self.taken.0.is_empty() {
             let mut shared = lock(&self.chan.shared);
-            Self::refill(&mut self.taken, &mut shared, 1);
-            if self.taken.0.is_empty() {
+            if shared.queue.is_empty() {
                 return if self.chan.is_finished(&shared) {
                     Err(TryRecvError::Disconnected)
                 } else {
                     Err(TryRecvError::Empty)
                 };
             }
+            std::mem::swap(&mut shared.queue, &mut self.taken.0);
         }
         let mut received = None;
         self.hand_out(1, &mut |value| received = Some(value));
-        Ok(received.expect("a refilled buffer is not empty"))
+        Ok(received.expect("a swapped-in queue is not empty"))
     }
 
     pub(super) fn close(&mut self) {
@@ -445,9 +439,9 @@ impl<T> Rx<T, BoundedSemaphore> {
 impl<T, S: ChanSemaphore> Drop for Rx<T, S> {
     fn drop(&mut self) {
         self.close();
-        // Drop buffered and queued messages now, one at a time and outside
+        // Drop taken and queued messages now, one at a time and outside
         // the lock: a message's destructor may itself touch this channel.
-        while let Some(value) = self.taken.0.pop_front() {
+        while let Some(value) = self.taken.0.pop() {
             self.chan.semaphore.add_permits(1);
             drop(value);
         }
