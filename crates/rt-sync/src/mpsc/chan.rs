@@ -337,7 +337,13 @@ impl<T, S: ChanSemaphore> Rx<T, S> {
                 }
                 return Poll::Pending;
             }
-            std::mem::swap(&mut shared.queue, &mut self.taken.0);
+            if let Some(value) = take_one_or_swap(&mut self.taken, &mut shared) {
+                drop(shared);
+                take(value);
+                self.chan.semaphore.add_permits(1);
+                progress.made_progress();
+                return Poll::Ready(1);
+            }
         }
         let mut handed = self.hand_out(limit, &mut take);
         // Only `recv_many` can want more than it was handed, and then its
@@ -389,7 +395,11 @@ impl<T, S: ChanSemaphore> Rx<T, S> {
                     Err(TryRecvError::Empty)
                 };
             }
-            std::mem::swap(&mut shared.queue, &mut self.taken.0);
+            if let Some(value) = take_one_or_swap(&mut self.taken, &mut shared) {
+                drop(shared);
+                self.chan.semaphore.add_permits(1);
+                return Ok(value);
+            }
         }
         let mut received = None;
         self.hand_out(1, &mut |value| received = Some(value));
@@ -424,6 +434,19 @@ impl<T, S: ChanSemaphore> Rx<T, S> {
     pub(super) fn sender_weak_count(&self) -> usize {
         self.chan.tx_weak_count.load(Ordering::Acquire)
     }
+}
+
+/// With the receiver's own queue empty and the shared one not: pops the
+/// message if it is the only one (cheaper than swapping whole queues for
+/// it), and otherwise swaps the shared queue in and returns `None`.
+#[inline]
+fn take_one_or_swap<T>(taken: &mut TakenQueue<T>, shared: &mut Shared<T>) -> Option<T> {
+    debug_assert!(taken.0.is_empty() && !shared.queue.is_empty());
+    if shared.queue.len() == 1 {
+        return shared.queue.pop();
+    }
+    std::mem::swap(&mut shared.queue, &mut taken.0);
+    None
 }
 
 impl<T> Rx<T, BoundedSemaphore> {
