@@ -133,3 +133,27 @@ fn cancelled_partial_reservation_after_close_ends_the_stream() {
         t.join().unwrap();
     });
 }
+
+#[test]
+fn slots_of_moved_messages_return_one_by_one_to_a_waiting_sender() {
+    // The receiver moves both queued messages out in one lock section; the
+    // sender waiting for a slot must be let in by the first hand-out, and
+    // a close racing with it must neither lose a message nor end early.
+    loom::model(|| {
+        let (tx, mut rx) = mpsc::channel(2);
+        tx.try_send(1).unwrap();
+        tx.try_send(2).unwrap();
+        let t = thread::spawn(move || block_on(async { tx.send(3).await.is_ok() }));
+        let mut received = Vec::new();
+        block_on(async {
+            received.push(rx.recv().await.unwrap());
+            rx.close();
+            while let Some(v) = rx.recv().await {
+                received.push(v);
+            }
+        });
+        let third_sent = t.join().unwrap();
+        let expected: &[i32] = if third_sent { &[1, 2, 3] } else { &[1, 2] };
+        assert_eq!(received, expected);
+    });
+}

@@ -299,3 +299,80 @@ fn debug_output_names_each_handle() {
     );
     assert_eq!(format!("{tx:?}"), "UnboundedSender { closed: false }");
 }
+
+#[test]
+fn messages_moved_to_the_receiver_keep_their_slots_until_handed_out() {
+    // One `recv` moves a batch out of the shared queue; the rest of that
+    // batch must still count as queued and still hold capacity.
+    let (tx, mut rx) = mpsc::channel(100);
+    block_on(async {
+        for i in 0..100 {
+            tx.send(i).await.unwrap();
+        }
+        assert_eq!(rx.recv().await, Some(0));
+        assert_eq!(rx.len(), 99);
+        assert_eq!(tx.capacity(), 1);
+        assert_eq!(rx.capacity(), 1);
+        assert_eq!(rx.try_recv(), Ok(1));
+        assert_eq!(tx.capacity(), 2);
+        tx.send(100).await.unwrap();
+        tx.send(101).await.unwrap();
+        assert!(matches!(tx.try_send(102), Err(TrySendError::Full(102))));
+        let mut got = Vec::new();
+        assert_eq!(rx.recv_many(&mut got, 1000).await, 100);
+        assert_eq!(got, (2..102).collect::<Vec<_>>());
+        assert!(rx.is_empty());
+        assert_eq!(tx.capacity(), 100);
+    });
+}
+
+#[test]
+fn close_with_moved_messages_delivers_them_before_the_end() {
+    let (tx, mut rx) = mpsc::channel(64);
+    block_on(async {
+        for i in 0..40 {
+            tx.send(i).await.unwrap();
+        }
+        assert_eq!(rx.recv().await, Some(0));
+        rx.close();
+        assert!(tx.send(99).await.is_err());
+        for i in 1..40 {
+            assert_eq!(rx.recv().await, Some(i));
+        }
+        assert_eq!(rx.recv().await, None);
+        assert_eq!(rx.try_recv(), Err(TryRecvError::Disconnected));
+    });
+}
+
+#[test]
+fn recv_many_takes_moved_and_queued_messages_together() {
+    let (tx, mut rx) = mpsc::unbounded_channel();
+    block_on(async {
+        for i in 0..10 {
+            tx.send(i).unwrap();
+        }
+        assert_eq!(rx.recv().await, Some(0));
+        for i in 10..20 {
+            tx.send(i).unwrap();
+        }
+        let mut got = Vec::new();
+        assert_eq!(rx.recv_many(&mut got, 15).await, 15);
+        assert_eq!(got, (1..16).collect::<Vec<_>>());
+        assert_eq!(rx.len(), 4);
+    });
+}
+
+#[test]
+fn dropping_the_receiver_drops_moved_messages_and_frees_their_slots() {
+    let marker = std::sync::Arc::new(());
+    let (tx, mut rx) = mpsc::channel(50);
+    for _ in 0..45 {
+        tx.try_send(marker.clone()).unwrap();
+    }
+    assert!(rx.try_recv().is_ok());
+    assert_eq!(std::sync::Arc::strong_count(&marker), 45);
+    drop(rx);
+    assert_eq!(std::sync::Arc::strong_count(&marker), 1);
+    assert_eq!(tx.capacity(), 50);
+    assert!(tx.is_closed());
+}

@@ -6,7 +6,9 @@
 //! receiver has emptied is kept as a spare and reused for the next tail
 //! block, so a channel in a steady state allocates nothing.
 //!
-//! The queue itself is not concurrent: the channel keeps it under its lock.
+//! The queue itself is not concurrent: the channel keeps the shared one
+//! under its lock, and the receiver's own one (which it swaps with the shared
+//! one to take every queued message at once) is touched by the receiver only.
 
 use std::mem::MaybeUninit;
 use std::ptr::NonNull;

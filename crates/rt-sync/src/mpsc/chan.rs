@@ -20,6 +20,14 @@
 //!   receiver so it can see the end.
 //! * The number of live senders is an atomic; the last one to go sets
 //!   `tx_closed` under the lock and wakes the receiver.
+//! * When its own queue (`Rx::taken`) is empty, the receiver swaps it with
+//!   the shared one under the lock, taking every queued message in one
+//!   short lock section, and then hands them out without the lock. With a
+//!   backlog it so takes the lock once per backlog rather than once per
+//!   message, and the lock's cache line moves between the sending and the
+//!   receiving threads far less often. A taken message still holds its
+//!   permit, which the receiver returns only when it hands the message out,
+//!   so capacity, `len` and closing behave as if it were still queued.
 
 use super::block::BlockQueue;
 use super::error::TryRecvError;
@@ -68,7 +76,18 @@ pub(super) struct WeakTx<T, S: ChanSemaphore> {
 /// The receiver's share.
 pub(super) struct Rx<T, S: ChanSemaphore> {
     chan: Arc<Chan<T, S>>,
+    /// Messages taken from the shared queue but not yet handed out, oldest
+    /// first; each still holds its permit.
+    taken: TakenQueue<T>,
 }
+
+/// The receiver's own queue of messages taken from the shared one.
+struct TakenQueue<T>(BlockQueue<T>);
+
+// SAFETY: through a shared reference the queue only exposes its length,
+// never a `T`, so sharing it between threads needs no more of `T` than
+// moving it does (the same bound the shared queue under its lock has).
+unsafe impl<T: Send> Sync for TakenQueue<T> {}
 
 pub(super) fn channel<T, S: ChanSemaphore>(semaphore: S) -> (Tx<T, S>, Rx<T, S>) {
     let chan = Arc::new(Chan {
@@ -84,7 +103,13 @@ pub(super) fn channel<T, S: ChanSemaphore>(semaphore: S) -> (Tx<T, S>, Rx<T, S>)
         rx_closed: AtomicBool::new(false),
         notify_rx_closed: Notify::new(),
     });
-    (Tx { chan: chan.clone() }, Rx { chan })
+    (
+        Tx { chan: chan.clone() },
+        Rx {
+            chan,
+            taken: TakenQueue(BlockQueue::new()),
+        },
+    )
 }
 
 impl<T, S: ChanSemaphore> Chan<T, S> {
@@ -299,46 +324,86 @@ impl<T, S: ChanSemaphore> Rx<T, S> {
         mut take: impl FnMut(T),
     ) -> Poll<usize> {
         let mut progress = ready!(coop::poll_proceed(cx));
+        if self.taken.0.is_empty() {
+            let mut shared = lock(&self.chan.shared);
+            if shared.queue.is_empty() {
+                if self.chan.is_finished(&shared) {
+                    progress.made_progress();
+                    return Poll::Ready(0);
+                }
+                match &shared.rx_waker {
+                    Some(w) if w.will_wake(cx.waker()) => {}
+                    _ => shared.rx_waker = Some(cx.waker().clone()),
+                }
+                return Poll::Pending;
+            }
+            if let Some(value) = take_one_or_swap(&mut self.taken, &mut shared) {
+                drop(shared);
+                take(value);
+                self.chan.semaphore.add_permits(1);
+                progress.made_progress();
+                return Poll::Ready(1);
+            }
+        }
+        let mut handed = self.hand_out(limit, &mut take);
+        // Only `recv_many` can want more than it was handed, and then its
+        // own queue is empty and may be swapped again.
+        if handed < limit && self.take_queued() {
+            handed += self.hand_out(limit - handed, &mut take);
+        }
+        progress.made_progress();
+        Poll::Ready(handed)
+    }
+
+    /// With the receiver's own queue empty: swaps the shared queue in if it
+    /// holds messages, and says whether it did.
+    fn take_queued(&mut self) -> bool {
+        debug_assert!(self.taken.0.is_empty());
         let mut shared = lock(&self.chan.shared);
-        let mut taken = 0;
-        while taken < limit {
-            match shared.queue.pop() {
+        if shared.queue.is_empty() {
+            return false;
+        }
+        std::mem::swap(&mut shared.queue, &mut self.taken.0);
+        true
+    }
+
+    /// Hands up to `limit` taken messages to `take`, returning their
+    /// permits, and says how many.
+    #[inline]
+    fn hand_out(&mut self, limit: usize, take: &mut impl FnMut(T)) -> usize {
+        let mut handed = 0;
+        while handed < limit {
+            match self.taken.0.pop() {
                 Some(value) => {
                     take(value);
-                    taken += 1;
+                    handed += 1;
                 }
                 None => break,
             }
         }
-        if taken > 0 {
-            drop(shared);
-            self.chan.semaphore.add_permits(taken);
-            progress.made_progress();
-            return Poll::Ready(taken);
-        }
-        if self.chan.is_finished(&shared) {
-            progress.made_progress();
-            return Poll::Ready(0);
-        }
-        match &shared.rx_waker {
-            Some(w) if w.will_wake(cx.waker()) => {}
-            _ => shared.rx_waker = Some(cx.waker().clone()),
-        }
-        Poll::Pending
+        self.chan.semaphore.add_permits(handed);
+        handed
     }
 
     pub(super) fn try_recv(&mut self) -> Result<T, TryRecvError> {
-        let mut shared = lock(&self.chan.shared);
-        if let Some(value) = shared.queue.pop() {
-            drop(shared);
-            self.chan.semaphore.add_permits(1);
-            return Ok(value);
+        if self.taken.0.is_empty() {
+            let mut shared = lock(&self.chan.shared);
+            if shared.queue.is_empty() {
+                return if self.chan.is_finished(&shared) {
+                    Err(TryRecvError::Disconnected)
+                } else {
+                    Err(TryRecvError::Empty)
+                };
+            }
+            if let Some(value) = take_one_or_swap(&mut self.taken, &mut shared) {
+                drop(shared);
+                self.chan.semaphore.add_permits(1);
+                return Ok(value);
+            }
         }
-        if self.chan.is_finished(&shared) {
-            Err(TryRecvError::Disconnected)
-        } else {
-            Err(TryRecvError::Empty)
-        }
+        let mut received = None;
+        self.hand_out(1, &mut |value| received = Some(value));
+        Ok(received.expect("a swapped-in queue is not empty"))
     }
 
     pub(super) fn close(&mut self) {
@@ -359,7 +424,7 @@ impl<T, S: ChanSemaphore> Rx<T, S> {
     }
 
     pub(super) fn len(&self) -> usize {
-        lock(&self.chan.shared).queue.len()
+        self.taken.0.len() + lock(&self.chan.shared).queue.len()
     }
 
     pub(super) fn sender_strong_count(&self) -> usize {
@@ -369,6 +434,19 @@ impl<T, S: ChanSemaphore> Rx<T, S> {
     pub(super) fn sender_weak_count(&self) -> usize {
         self.chan.tx_weak_count.load(Ordering::Acquire)
     }
+}
+
+/// With the receiver's own queue empty and the shared one not: pops the
+/// message if it is the only one (cheaper than swapping whole queues for
+/// it), and otherwise swaps the shared queue in and returns `None`.
+#[inline]
+fn take_one_or_swap<T>(taken: &mut TakenQueue<T>, shared: &mut Shared<T>) -> Option<T> {
+    debug_assert!(taken.0.is_empty() && !shared.queue.is_empty());
+    if shared.queue.len() == 1 {
+        return shared.queue.pop();
+    }
+    std::mem::swap(&mut shared.queue, &mut taken.0);
+    None
 }
 
 impl<T> Rx<T, BoundedSemaphore> {
@@ -384,8 +462,12 @@ impl<T> Rx<T, BoundedSemaphore> {
 impl<T, S: ChanSemaphore> Drop for Rx<T, S> {
     fn drop(&mut self) {
         self.close();
-        // Drop queued messages now, one at a time and outside the lock: a
-        // message's destructor may itself touch this channel.
+        // Drop taken and queued messages now, one at a time and outside
+        // the lock: a message's destructor may itself touch this channel.
+        while let Some(value) = self.taken.0.pop() {
+            self.chan.semaphore.add_permits(1);
+            drop(value);
+        }
         loop {
             let value = lock(&self.chan.shared).queue.pop();
             match value {
