@@ -225,6 +225,7 @@ impl Header {
 
 impl Trailer {
     /// Counts a poll. The caller holds `RUNNING`, so nobody else writes.
+    #[inline]
     pub(super) fn count_poll(&self) {
         let polls = self.polls.load(Ordering::Relaxed);
         self.polls.store(polls.wrapping_add(1), Ordering::Relaxed);

@@ -65,12 +65,14 @@ pub fn try_id() -> Option<Id> {
 pub(crate) struct CurrentTaskGuard(Option<Id>);
 
 impl CurrentTaskGuard {
+    #[inline]
     pub(crate) fn enter(id: Id) -> CurrentTaskGuard {
         CurrentTaskGuard(CURRENT.with(|c| c.replace(Some(id))))
     }
 }
 
 impl Drop for CurrentTaskGuard {
+    #[inline]
     fn drop(&mut self) {
         CURRENT.with(|c| c.set(self.0));
     }

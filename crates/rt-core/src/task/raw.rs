@@ -71,20 +71,24 @@ impl RawTask {
     /// # Safety
     ///
     /// `ptr` must point at a live task header.
+    #[inline]
     pub(super) unsafe fn from_raw(ptr: NonNull<Header>) -> RawTask {
         RawTask { ptr }
     }
 
+    #[inline]
     pub(crate) fn header_ptr(self) -> NonNull<Header> {
         self.ptr
     }
 
+    #[inline]
     pub(crate) fn header(&self) -> &Header {
         // SAFETY: a RawTask is only built for a live cell, and the holder's
         // reference keeps it alive.
         unsafe { self.ptr.as_ref() }
     }
 
+    #[inline]
     pub(super) fn state(&self) -> &State {
         &self.header().state
     }
@@ -103,12 +107,14 @@ impl RawTask {
         self.header().id
     }
 
+    #[inline]
     pub(super) fn poll(self) {
         // SAFETY: the vtable matches the cell; the caller passes a Notified
         // reference.
         unsafe { (self.header().vtable.poll)(self.ptr) }
     }
 
+    #[inline]
     pub(super) fn schedule(self) {
         // SAFETY: as in `poll`.
         unsafe { (self.header().vtable.schedule)(self.ptr) }
@@ -142,11 +148,13 @@ impl RawTask {
         self.state().drop_join_handle_fast()
     }
 
+    #[inline]
     pub(super) fn ref_inc(self) {
         self.state().ref_inc();
     }
 
     /// Drops one reference, freeing the cell if it was the last.
+    #[inline]
     pub(super) fn drop_reference(self) {
         if self.state().ref_dec() {
             self.dealloc();

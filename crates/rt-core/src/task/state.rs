@@ -102,6 +102,7 @@ impl State {
         }
     }
 
+    #[inline]
     pub(super) fn load(&self) -> Snapshot {
         Snapshot(self.val.load(Acquire))
     }
@@ -145,6 +146,7 @@ impl State {
     }
 
     /// Called by whoever holds a `Notified` and wants to poll.
+    #[inline]
     pub(super) fn transition_to_running(&self) -> TransitionToRunning {
         self.fetch_update_action(|mut next| {
             assert!(next.is_notified(), "running a task that was not notified");
@@ -171,6 +173,7 @@ impl State {
     }
 
     /// Called after a poll that returned `Pending`.
+    #[inline]
     pub(super) fn transition_to_idle(&self) -> TransitionToIdle {
         self.fetch_update_action(|current| {
             assert!(current.is_running());
@@ -363,6 +366,7 @@ impl State {
         Snapshot(prev.0 & !JOIN_WAKER)
     }
 
+    #[inline]
     pub(super) fn ref_inc(&self) {
         let prev = self.val.fetch_add(REF_ONE, Relaxed);
         if prev > isize::MAX as usize {
@@ -373,6 +377,7 @@ impl State {
     }
 
     /// Drops one reference; returns whether it was the last.
+    #[inline]
     pub(super) fn ref_dec(&self) -> bool {
         let prev = Snapshot(self.val.fetch_sub(REF_ONE, AcqRel));
         assert!(prev.ref_count() >= 1, "task reference count underflow");
@@ -389,49 +394,64 @@ impl State {
 }
 
 impl Snapshot {
+    #[inline]
     pub(super) fn is_idle(self) -> bool {
         self.0 & LIFECYCLE == 0
     }
+    #[inline]
     pub(super) fn is_running(self) -> bool {
         self.0 & RUNNING == RUNNING
     }
+    #[inline]
     pub(super) fn is_complete(self) -> bool {
         self.0 & COMPLETE == COMPLETE
     }
+    #[inline]
     pub(super) fn is_notified(self) -> bool {
         self.0 & NOTIFIED == NOTIFIED
     }
+    #[inline]
     pub(super) fn is_cancelled(self) -> bool {
         self.0 & CANCELLED == CANCELLED
     }
+    #[inline]
     pub(super) fn is_join_interested(self) -> bool {
         self.0 & JOIN_INTEREST == JOIN_INTEREST
     }
+    #[inline]
     pub(super) fn is_join_waker_set(self) -> bool {
         self.0 & JOIN_WAKER == JOIN_WAKER
     }
+    #[inline]
     pub(super) fn ref_count(self) -> usize {
         (self.0 & REF_MASK) >> FLAG_BITS
     }
+    #[inline]
     fn set_running(&mut self) {
         self.0 |= RUNNING;
     }
+    #[inline]
     fn unset_running(&mut self) {
         self.0 &= !RUNNING;
     }
+    #[inline]
     fn set_notified(&mut self) {
         self.0 |= NOTIFIED;
     }
+    #[inline]
     fn unset_notified(&mut self) {
         self.0 &= !NOTIFIED;
     }
+    #[inline]
     fn set_cancelled(&mut self) {
         self.0 |= CANCELLED;
     }
+    #[inline]
     fn ref_inc(&mut self) {
         assert!(self.0 <= isize::MAX as usize);
         self.0 += REF_ONE;
     }
+    #[inline]
     fn ref_dec(&mut self) {
         assert!(self.ref_count() > 0);
         self.0 -= REF_ONE;

@@ -44,6 +44,7 @@ pub(crate) struct WorkerClock {
     idle_wake: bool,
 }
 
+#[inline]
 fn bump(counter: &AtomicU64, by: u64) {
     counter.store(
         counter.load(Ordering::Relaxed).wrapping_add(by),
@@ -68,6 +69,7 @@ impl WorkerMetrics {
         }
     }
 
+    #[inline]
     pub(crate) fn count_poll(&self, clock: &mut WorkerClock) {
         bump(&self.polls, 1);
         clock.idle_wake = false;

@@ -315,6 +315,7 @@ impl CoreGuard {
         }
     }
 
+    #[inline]
     fn cx(&self) -> &Context {
         match &self.context {
             super::Context::CurrentThread(cx) => cx,
@@ -465,6 +466,7 @@ impl Drop for CoreGuard {
 }
 
 impl Core {
+    #[inline]
     fn next_task(&mut self, handle: &Handle) -> Option<Notified<Arc<Handle>>> {
         if self.tick % handle.common.config.global_queue_interval == 0 {
             handle.inject.pop().or_else(|| self.tasks.pop_front())
