@@ -18,6 +18,13 @@ use std::io;
 use std::sync::Arc;
 use std::time::Duration;
 
+/// The fewest wheel shards a runtime gets. Runtimes often have more worker
+/// threads than cores; with one shard per core, workers then share shards,
+/// and a worker preempted while holding a shard lock stalls every other
+/// worker registering in that shard. Eight keeps the usual worker counts
+/// on distinct shards at the cost of a few more atomics per driver turn.
+const MIN_SHARDS: usize = 8;
+
 /// The driver layer returned by [`driver_layer`].
 struct TimeDriver {
     inner: Box<dyn Driver>,
@@ -64,7 +71,7 @@ pub fn driver_layer(
         }
         let shards = std::thread::available_parallelism()
             .map_or(1, |n| n.get())
-            .clamp(1, 64);
+            .clamp(MIN_SHARDS, 64);
         let handle = Arc::new(Handle::new(
             inner.unparker(),
             std::time::Instant::now(),
