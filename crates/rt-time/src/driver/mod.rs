@@ -2,6 +2,14 @@
 //! reactor or a plain thread parker) that parks exactly until the next
 //! timer and fires what is due when it wakes.
 //!
+//! The wheel counts whole milliseconds, and a deadline inside a millisecond
+//! belongs to the tick that ends it. A park that may block therefore aims
+//! at the earliest exact deadline of the next tick, not at the tick's
+//! start, and after it fires the entries of the next tick whose exact
+//! deadline has passed. Waking at a tick boundary would add up to a
+//! millisecond to every timer, and the epoll timeout below, rounded up to
+//! whole milliseconds from an arbitrary moment, would add up to another.
+//!
 //! On a paused clock, a park without a timeout means the scheduler has
 //! nothing to run; the driver then moves the clock straight to the next
 //! timer (auto-advance) instead of blocking, unless the poll of the layer
@@ -95,16 +103,35 @@ impl Driver for TimeDriver {
         if handle.clock().is_paused() {
             self.park_paused(next, timeout);
         } else {
-            let until_next = next.map(|tick| match handle.tick_to_instant(tick) {
-                Some(at) => at.saturating_duration_since(handle.clock().now()),
-                // Beyond what an `Instant` holds: as good as never.
-                None => Duration::MAX,
+            let may_block = timeout != Some(Duration::ZERO);
+            let until_next = next.map(|tick| {
+                // A park that may block wakes at the earliest exact deadline
+                // rather than at its tick's start; a poll needs no target.
+                let at = if may_block {
+                    handle.wake_instant(tick)
+                } else {
+                    handle.tick_to_instant(tick)
+                };
+                match at {
+                    Some(at) => at.saturating_duration_since(handle.clock().now()),
+                    // Beyond what an `Instant` holds: as good as never.
+                    None => Duration::MAX,
+                }
             });
             let wait = match (until_next, timeout) {
                 (Some(a), Some(b)) => Some(a.min(b)),
                 (a, b) => a.or(b),
             };
             self.inner.park(wait);
+            handle.end_park();
+            handle.process();
+            if may_block {
+                // The park ended at an exact deadline inside a tick: fire
+                // what is due now rather than at the tick's end. Polls skip
+                // this, so that busy turns do not scan slots.
+                handle.process_early();
+            }
+            return;
         }
         handle.end_park();
         handle.process();
