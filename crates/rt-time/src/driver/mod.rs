@@ -33,6 +33,10 @@ use std::time::Duration;
 /// on distinct shards at the cost of a few more atomics per driver turn.
 const MIN_SHARDS: usize = 8;
 
+/// Ticks spanned by the wheel's finest level: only a timer this close can
+/// be in a slot whose entries share one tick.
+const LEVEL0_SPAN: u64 = 64;
+
 /// The driver layer returned by [`driver_layer`].
 struct TimeDriver {
     inner: Box<dyn Driver>,
@@ -104,10 +108,14 @@ impl Driver for TimeDriver {
             self.park_paused(next, timeout);
         } else {
             let may_block = timeout != Some(Duration::ZERO);
+            let now_tick = handle.now_tick();
             let until_next = next.map(|tick| {
                 // A park that may block wakes at the earliest exact deadline
-                // rather than at its tick's start; a poll needs no target.
-                let at = if may_block {
+                // rather than at its tick's start; a poll needs no target,
+                // and a tick beyond level 0's span has no exact deadline
+                // to offer (its entries wait in a coarser slot).
+                let near = tick.saturating_sub(now_tick) <= LEVEL0_SPAN;
+                let at = if may_block && near {
                     handle.wake_instant(tick)
                 } else {
                     handle.tick_to_instant(tick)
