@@ -130,8 +130,7 @@ impl Sleep {
     /// `self` is pinned and the caller has exclusive access to it.
     unsafe fn register(&self) {
         let deadline = self.deadline.into_std();
-        let tick = self.handle.deadline_to_tick(deadline);
-        let exact = self.handle.deadline_to_exact(deadline);
+        let (tick, exact) = self.handle.deadline_to_tick_and_exact(deadline);
         // SAFETY: the entry is pinned inside `self` (caller) and deregistered
         // in `Drop`; the caller's exclusive access makes us its only user;
         // it only ever registers with `self.shard`.

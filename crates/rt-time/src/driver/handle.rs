@@ -194,20 +194,25 @@ impl Handle {
 
     /// The deadline tick for `deadline`, rounded up so that a timer never
     /// fires early, and capped at `MAX_TICK`.
+    #[cfg(test)]
     pub(crate) fn deadline_to_tick(&self, deadline: std::time::Instant) -> u64 {
+        self.deadline_to_tick_and_exact(deadline).0
+    }
+
+    /// The deadline tick for `deadline` (rounded up so that a timer never
+    /// fires early, capped at `MAX_TICK`) and its exact deadline in
+    /// nanoseconds since tick 0 (saturating), never after the end of that
+    /// tick. One subtraction of `Instant`s serves both: it is the costly
+    /// part of registering a timer.
+    pub(crate) fn deadline_to_tick_and_exact(&self, deadline: std::time::Instant) -> (u64, u64) {
         let since = deadline.saturating_duration_since(self.start);
         let mut ms = since.as_millis();
         if since.subsec_nanos() % 1_000_000 != 0 {
             ms += 1;
         }
-        ms.min(MAX_TICK as u128) as u64
-    }
-
-    /// The exact deadline for `deadline` in nanoseconds since tick 0,
-    /// saturating; never after the end of its tick.
-    pub(crate) fn deadline_to_exact(&self, deadline: std::time::Instant) -> u64 {
-        let since = deadline.saturating_duration_since(self.start);
-        since.as_nanos().min(u64::MAX as u128) as u64
+        let tick = ms.min(MAX_TICK as u128) as u64;
+        let exact = since.as_nanos().min(u64::MAX as u128) as u64;
+        (tick, exact)
     }
 
     /// The current tick by the clock (rounded down).

@@ -108,14 +108,13 @@ impl Driver for TimeDriver {
             self.park_paused(next, timeout);
         } else {
             let may_block = timeout != Some(Duration::ZERO);
-            let now_tick = handle.now_tick();
             let until_next = next.map(|tick| {
                 // A park that may block wakes at the earliest exact deadline
                 // rather than at its tick's start; a poll needs no target,
                 // and a tick beyond level 0's span has no exact deadline
                 // to offer (its entries wait in a coarser slot).
-                let near = tick.saturating_sub(now_tick) <= LEVEL0_SPAN;
-                let at = if may_block && near {
+                let near = || tick.saturating_sub(handle.now_tick()) <= LEVEL0_SPAN;
+                let at = if may_block && near() {
                     handle.wake_instant(tick)
                 } else {
                     handle.tick_to_instant(tick)

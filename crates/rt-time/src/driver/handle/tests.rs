@@ -211,8 +211,7 @@ fn exact_deadlines_fire_once_passed_and_never_before() {
     let other = Box::pin(TimerEntry::new());
     let register_at = |shard: usize, entry: &std::pin::Pin<Box<TimerEntry>>, micros: u64| {
         let deadline = at(micros);
-        let tick = handle.deadline_to_tick(deadline);
-        let exact = handle.deadline_to_exact(deadline);
+        let (tick, exact) = handle.deadline_to_tick_and_exact(deadline);
         // SAFETY: as in `register`.
         unsafe { handle.reregister_exact(shard, NonNull::from(&**entry), tick, exact) };
     };
