@@ -21,8 +21,10 @@ use std::time::Duration;
 /// Waits until `duration` has elapsed.
 ///
 /// Equivalent to `sleep_until(Instant::now() + duration)`; a duration too
-/// large for an `Instant` sleeps practically forever. The resolution is
-/// one millisecond, and the sleep never ends early.
+/// large for an `Instant` sleeps practically forever. The sleep never ends
+/// early. A runtime with nothing else to do wakes for it at its exact
+/// deadline (as precisely as the system's timeout allows); a busy one
+/// notices it at the latest at the end of the millisecond it falls in.
 ///
 /// # Panics
 ///
