@@ -11,7 +11,7 @@
 //!   waker out). Wakers are woken after the lock is released, and by then
 //!   the driver holds no pointer to the entry, so the `Sleep` may be dropped
 //!   at any moment outside the lock.
-//! * `pointers` and `when` are therefore guarded by the shard lock; `state`
+//! * `pointers`, `when` and `exact` are guarded by the shard lock; `state`
 //!   is written only under the lock but read without it by the owner's
 //!   `poll`, which pairs it with the [`AtomicWaker`] protocol: register the
 //!   waker, then read the state.
