@@ -72,7 +72,7 @@ pub(crate) struct TimerEntry {
     _pin: PhantomPinned,
 }
 
-// SAFETY: `pointers` and `when` are only touched under the lock of the
+// SAFETY: `pointers`, `when` and `exact` are only touched under the lock of the
 // shard the entry is registered with (see the module rules); `state` and
 // `waker` are thread-safe by themselves.
 unsafe impl Send for TimerEntry {}
