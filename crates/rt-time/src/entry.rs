@@ -11,7 +11,7 @@
 //!   waker out). Wakers are woken after the lock is released, and by then
 //!   the driver holds no pointer to the entry, so the `Sleep` may be dropped
 //!   at any moment outside the lock.
-//! * `pointers` and `when` are therefore guarded by the shard lock; `state`
+//! * `pointers`, `when` and `exact` are guarded by the shard lock; `state`
 //!   is written only under the lock but read without it by the owner's
 //!   `poll`, which pairs it with the [`AtomicWaker`] protocol: register the
 //!   waker, then read the state.
@@ -59,6 +59,11 @@ pub(crate) struct TimerEntry {
     /// Deadline tick while in a slot, `IN_EXPIRED_LIST` while in the
     /// expired list; guarded by the shard lock.
     when: UnsafeCell<u64>,
+    /// The exact deadline, in nanoseconds since the driver's tick 0, at or
+    /// before the end of tick `when`; guarded by the shard lock. Lets the
+    /// driver fire the entry as soon as the deadline passes instead of at
+    /// the end of its millisecond.
+    exact: UnsafeCell<u64>,
     /// One of the state constants above; written under the shard lock.
     state: AtomicU8,
     /// The task to wake when the entry fires.
@@ -67,7 +72,7 @@ pub(crate) struct TimerEntry {
     _pin: PhantomPinned,
 }
 
-// SAFETY: `pointers` and `when` are only touched under the lock of the
+// SAFETY: `pointers`, `when` and `exact` are only touched under the lock of the
 // shard the entry is registered with (see the module rules); `state` and
 // `waker` are thread-safe by themselves.
 unsafe impl Send for TimerEntry {}
@@ -80,6 +85,7 @@ impl TimerEntry {
         TimerEntry {
             pointers: Pointers::new(),
             when: UnsafeCell::new(0),
+            exact: UnsafeCell::new(u64::MAX),
             state: AtomicU8::new(UNREGISTERED),
             waker: AtomicWaker::new(),
             _pin: PhantomPinned,
@@ -127,6 +133,26 @@ impl TimerEntry {
     pub(crate) unsafe fn set_when(&self, when: u64) {
         // SAFETY: the shard lock serialises every access to `when`.
         self.when.with_mut(|p| unsafe { *p = when });
+    }
+
+    /// The exact deadline in nanoseconds since tick 0.
+    ///
+    /// # Safety
+    ///
+    /// The caller holds the lock of the entry's shard.
+    pub(crate) unsafe fn exact(&self) -> u64 {
+        // SAFETY: the shard lock serialises every access to `exact`.
+        self.exact.with(|p| unsafe { *p })
+    }
+
+    /// Sets the exact deadline in nanoseconds since tick 0.
+    ///
+    /// # Safety
+    ///
+    /// The caller holds the lock of the entry's shard.
+    pub(crate) unsafe fn set_exact(&self, exact: u64) {
+        // SAFETY: the shard lock serialises every access to `exact`.
+        self.exact.with_mut(|p| unsafe { *p = exact });
     }
 
     /// Fires the entry: marks it `state` (`FIRED` or `SHUTDOWN`) and hands

@@ -21,8 +21,10 @@ use std::time::Duration;
 /// Waits until `duration` has elapsed.
 ///
 /// Equivalent to `sleep_until(Instant::now() + duration)`; a duration too
-/// large for an `Instant` sleeps practically forever. The resolution is
-/// one millisecond, and the sleep never ends early.
+/// large for an `Instant` sleeps practically forever. The sleep never ends
+/// early. A runtime with nothing else to do wakes for it at its exact
+/// deadline (as precisely as the system's timeout allows); a busy one
+/// notices it at the latest at the end of the millisecond it falls in.
 ///
 /// # Panics
 ///
@@ -116,15 +118,28 @@ impl Sleep {
         let this = unsafe { self.get_unchecked_mut() };
         this.deadline = deadline;
         if this.entry.state() != UNREGISTERED {
-            let tick = this.handle.deadline_to_tick(deadline.into_std());
             // SAFETY: the entry is pinned inside `self` and deregistered in
             // `Drop`; `&mut self` makes us its only user; it only ever
             // registers with `this.shard`.
-            unsafe {
-                this.handle
-                    .reregister(this.shard, NonNull::from(&this.entry), tick)
-            };
+            unsafe { this.register() };
         }
+    }
+
+    /// (Re)links the entry at `self.deadline`.
+    ///
+    /// # Safety
+    ///
+    /// `self` is pinned and the caller has exclusive access to it.
+    unsafe fn register(&self) {
+        let deadline = self.deadline.into_std();
+        let (tick, exact) = self.handle.deadline_to_tick_and_exact(deadline);
+        // SAFETY: the entry is pinned inside `self` (caller) and deregistered
+        // in `Drop`; the caller's exclusive access makes us its only user;
+        // it only ever registers with `self.shard`.
+        unsafe {
+            self.handle
+                .reregister_exact(self.shard, NonNull::from(&self.entry), tick, exact)
+        };
     }
 
     /// Polls for the deadline; what `Future::poll` does.
@@ -132,13 +147,9 @@ impl Sleep {
         let mut coop = ready!(coop::poll_proceed(cx));
         let this = self.into_ref().get_ref();
         if this.entry.state() == UNREGISTERED {
-            let tick = this.handle.deadline_to_tick(this.deadline.into_std());
             // SAFETY: as in `reset`; the `Pin<&mut Self>` we came from is
             // the exclusive access.
-            unsafe {
-                this.handle
-                    .reregister(this.shard, NonNull::from(&this.entry), tick)
-            };
+            unsafe { this.register() };
         }
         // Register first, then read the state: a fire in between either
         // sees this waker or is seen by the read.

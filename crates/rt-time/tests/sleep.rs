@@ -21,6 +21,31 @@ fn sleep_waits_at_least_its_duration() {
 }
 
 #[test]
+fn sub_millisecond_deadlines_never_end_early() {
+    support::rt().block_on(async {
+        // Deadlines at every phase inside a millisecond, one after another
+        // and then all at once: each sleep ends at or after its deadline.
+        for i in 0..40u64 {
+            let deadline = Instant::now() + Duration::from_micros(i * 97 % 2_000);
+            sleep_until(deadline).await;
+            assert!(Instant::now() >= deadline, "sleep {i} ended early");
+        }
+        let tasks: Vec<_> = (0..200u64)
+            .map(|i| {
+                rt_core::task::spawn(async move {
+                    let deadline = Instant::now() + Duration::from_micros(i * 13 % 1_500);
+                    sleep_until(deadline).await;
+                    Instant::now() >= deadline
+                })
+            })
+            .collect();
+        for task in tasks {
+            assert!(task.await.unwrap(), "a concurrent sleep ended early");
+        }
+    });
+}
+
+#[test]
 fn zero_and_past_deadlines_complete() {
     support::rt().block_on(async {
         sleep(Duration::ZERO).await;

@@ -60,6 +60,9 @@ const RUNNING: u64 = u64::MAX;
 /// below the sentinels, so saturating far deadlines never collide with them.
 pub(crate) const MAX_TICK: u64 = u64::MAX >> 2;
 
+/// Nanoseconds per tick.
+const NANOS_PER_TICK: u64 = 1_000_000;
+
 /// A shard's published tick when its wheel holds no timer.
 const EMPTY: u64 = u64::MAX;
 
@@ -191,13 +194,25 @@ impl Handle {
 
     /// The deadline tick for `deadline`, rounded up so that a timer never
     /// fires early, and capped at `MAX_TICK`.
+    #[cfg(test)]
     pub(crate) fn deadline_to_tick(&self, deadline: std::time::Instant) -> u64 {
+        self.deadline_to_tick_and_exact(deadline).0
+    }
+
+    /// The deadline tick for `deadline` (rounded up so that a timer never
+    /// fires early, capped at `MAX_TICK`) and its exact deadline in
+    /// nanoseconds since tick 0 (saturating), never after the end of that
+    /// tick. One subtraction of `Instant`s serves both: it is the costly
+    /// part of registering a timer.
+    pub(crate) fn deadline_to_tick_and_exact(&self, deadline: std::time::Instant) -> (u64, u64) {
         let since = deadline.saturating_duration_since(self.start);
         let mut ms = since.as_millis();
         if since.subsec_nanos() % 1_000_000 != 0 {
             ms += 1;
         }
-        ms.min(MAX_TICK as u128) as u64
+        let tick = ms.min(MAX_TICK as u128) as u64;
+        let exact = since.as_nanos().min(u64::MAX as u128) as u64;
+        (tick, exact)
     }
 
     /// The current tick by the clock (rounded down).
@@ -220,7 +235,28 @@ impl Handle {
     /// `entry` is pinned and stays live until `deregister` runs for it; it
     /// is only ever registered with `shard`; the caller has exclusive
     /// ownership of the entry's `Sleep`.
+    #[cfg(test)]
     pub(crate) unsafe fn reregister(&self, shard: usize, entry: NonNull<TimerEntry>, tick: u64) {
+        // The end of the tick: such an entry fires only when its tick does.
+        let exact = tick.saturating_mul(NANOS_PER_TICK);
+        // SAFETY: forwarded from the caller.
+        unsafe { self.reregister_exact(shard, entry, tick, exact) }
+    }
+
+    /// [`reregister`](Self::reregister) with the exact deadline `exact`
+    /// (from `deadline_to_exact`) next to its tick, so that the driver may
+    /// fire the entry as soon as the clock passes it.
+    ///
+    /// # Safety
+    ///
+    /// As for `reregister`.
+    pub(crate) unsafe fn reregister_exact(
+        &self,
+        shard: usize,
+        entry: NonNull<TimerEntry>,
+        tick: u64,
+        exact: u64,
+    ) {
         let mut wheel = self.lock(shard);
         // SAFETY: the entry is live (caller) and we hold its shard lock.
         let e = unsafe { entry.as_ref() };
@@ -239,6 +275,7 @@ impl Handle {
             // SAFETY: we hold the shard lock.
             unsafe {
                 e.set_when(tick);
+                e.set_exact(exact);
                 e.set_state(REGISTERED);
             }
             // SAFETY: the entry is live, pinned and now in no list.
@@ -339,25 +376,79 @@ impl Handle {
             if self.shards[shard].next_tick.load(SeqCst) > now {
                 continue;
             }
-            let mut wheel = self.lock(shard);
-            while let Some(entry) = wheel.poll(now) {
-                // SAFETY: entries returned by `poll` were linked, so their
-                // `Sleep` has not deregistered them and they are live; we
-                // hold the shard lock.
-                if let Some(waker) = unsafe { entry.as_ref().fire(FIRED) } {
-                    batch.push(waker);
-                }
-                if batch.is_full() {
-                    self.publish(shard, &wheel);
-                    drop(wheel);
-                    batch.wake_all();
-                    wheel = self.lock(shard);
-                }
-            }
-            self.publish(shard, &wheel);
-            drop(wheel);
-            batch.wake_all();
+            let wheel = self.lock(shard);
+            self.fire_locked(shard, wheel, now, &mut batch);
         }
+    }
+
+    /// Fires, ahead of their tick, the timers of the next tick whose exact
+    /// deadline the clock has already passed: a timer then fires when its
+    /// deadline passes rather than at the end of its millisecond. Only
+    /// shards that publish exactly the next tick are locked.
+    pub(crate) fn process_early(&self) {
+        let since = self.clock.now().saturating_duration_since(self.start);
+        let now_exact = since.as_nanos().min(u64::MAX as u128) as u64;
+        let now = now_exact / NANOS_PER_TICK;
+        let tick = now + 1;
+        let mut batch = WakeBatch::new();
+        for shard in 0..self.shards.len() {
+            if self.shards[shard].next_tick.load(SeqCst) != tick {
+                continue;
+            }
+            let mut wheel = self.lock(shard);
+            wheel.expire_early(tick, now_exact);
+            self.fire_locked(shard, wheel, now, &mut batch);
+        }
+    }
+
+    /// When the driver should wake for the timers of `tick`, the earliest
+    /// tick any shard publishes: the earliest exact deadline among them
+    /// when every shard publishing `tick` has that tick as its next level-0
+    /// slot, and otherwise the start of `tick`. Locks those shards; for a
+    /// park that may block.
+    pub(crate) fn wake_instant(&self, tick: u64) -> Option<std::time::Instant> {
+        let tick_start = self.tick_to_instant(tick)?;
+        let mut earliest = u64::MAX;
+        for shard in 0..self.shards.len() {
+            if self.shards[shard].next_tick.load(SeqCst) != tick {
+                continue;
+            }
+            match self.lock(shard).next_exact(tick) {
+                Some(exact) => earliest = earliest.min(exact),
+                None => return Some(tick_start),
+            }
+        }
+        let exact = self.start.checked_add(Duration::from_nanos(earliest));
+        Some(exact.map_or(tick_start, |at| at.min(tick_start)))
+    }
+
+    /// Fires every entry of the locked `shard` due at or before `now` (and
+    /// any already in its expired list), waking in batches with the lock
+    /// released, then publishes the shard's next tick.
+    fn fire_locked<'a>(
+        &'a self,
+        shard: usize,
+        mut wheel: MutexGuard<'a, Wheel>,
+        now: u64,
+        batch: &mut WakeBatch,
+    ) {
+        while let Some(entry) = wheel.poll(now) {
+            // SAFETY: entries returned by `poll` were linked, so their
+            // `Sleep` has not deregistered them and they are live; we hold
+            // the shard lock.
+            if let Some(waker) = unsafe { entry.as_ref().fire(FIRED) } {
+                batch.push(waker);
+            }
+            if batch.is_full() {
+                self.publish(shard, &wheel);
+                drop(wheel);
+                batch.wake_all();
+                wheel = self.lock(shard);
+            }
+        }
+        self.publish(shard, &wheel);
+        drop(wheel);
+        batch.wake_all();
     }
 
     /// Marks the driver shut down and wakes every registered timer, whose

@@ -2,6 +2,14 @@
 //! reactor or a plain thread parker) that parks exactly until the next
 //! timer and fires what is due when it wakes.
 //!
+//! The wheel counts whole milliseconds, and a deadline inside a millisecond
+//! belongs to the tick that ends it. A park that may block therefore aims
+//! at the earliest exact deadline of the next tick, not at the tick's
+//! start, and after it fires the entries of the next tick whose exact
+//! deadline has passed. Waking at a tick boundary would add up to a
+//! millisecond to every timer, and the epoll timeout below, rounded up to
+//! whole milliseconds from an arbitrary moment, would add up to another.
+//!
 //! On a paused clock, a park without a timeout means the scheduler has
 //! nothing to run; the driver then moves the clock straight to the next
 //! timer (auto-advance) instead of blocking, unless the poll of the layer
@@ -17,6 +25,17 @@ use rt_core::runtime::{BlockingActivity, Driver, DriverHandles, Unpark};
 use std::io;
 use std::sync::Arc;
 use std::time::Duration;
+
+/// The fewest wheel shards a runtime gets. Runtimes often have more worker
+/// threads than cores; with one shard per core, workers then share shards,
+/// and a worker preempted while holding a shard lock stalls every other
+/// worker registering in that shard. Eight keeps the usual worker counts
+/// on distinct shards at the cost of a few more atomics per driver turn.
+const MIN_SHARDS: usize = 8;
+
+/// Ticks spanned by the wheel's finest level: only a timer this close can
+/// be in a slot whose entries share one tick.
+const LEVEL0_SPAN: u64 = 64;
 
 /// The driver layer returned by [`driver_layer`].
 struct TimeDriver {
@@ -64,7 +83,7 @@ pub fn driver_layer(
         }
         let shards = std::thread::available_parallelism()
             .map_or(1, |n| n.get())
-            .clamp(1, 64);
+            .clamp(MIN_SHARDS, 64);
         let handle = Arc::new(Handle::new(
             inner.unparker(),
             std::time::Instant::now(),
@@ -88,16 +107,38 @@ impl Driver for TimeDriver {
         if handle.clock().is_paused() {
             self.park_paused(next, timeout);
         } else {
-            let until_next = next.map(|tick| match handle.tick_to_instant(tick) {
-                Some(at) => at.saturating_duration_since(handle.clock().now()),
-                // Beyond what an `Instant` holds: as good as never.
-                None => Duration::MAX,
+            let may_block = timeout != Some(Duration::ZERO);
+            let until_next = next.map(|tick| {
+                // A park that may block wakes at the earliest exact deadline
+                // rather than at its tick's start; a poll needs no target,
+                // and a tick beyond level 0's span has no exact deadline
+                // to offer (its entries wait in a coarser slot).
+                let near = || tick.saturating_sub(handle.now_tick()) <= LEVEL0_SPAN;
+                let at = if may_block && near() {
+                    handle.wake_instant(tick)
+                } else {
+                    handle.tick_to_instant(tick)
+                };
+                match at {
+                    Some(at) => at.saturating_duration_since(handle.clock().now()),
+                    // Beyond what an `Instant` holds: as good as never.
+                    None => Duration::MAX,
+                }
             });
             let wait = match (until_next, timeout) {
                 (Some(a), Some(b)) => Some(a.min(b)),
                 (a, b) => a.or(b),
             };
             self.inner.park(wait);
+            handle.end_park();
+            handle.process();
+            if may_block {
+                // The park ended at an exact deadline inside a tick: fire
+                // what is due now rather than at the tick's end. Polls skip
+                // this, so that busy turns do not scan slots.
+                handle.process_early();
+            }
+            return;
         }
         handle.end_park();
         handle.process();

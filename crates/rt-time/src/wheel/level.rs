@@ -95,6 +95,11 @@ impl Level {
         }
     }
 
+    /// Calls `f` on every entry of `slot`, leaving them linked.
+    pub(crate) fn for_each_in_slot(&self, slot: usize, f: impl FnMut(NonNull<TimerEntry>)) {
+        self.slots[slot].for_each(f);
+    }
+
     /// Empties `slot` and returns its entries.
     pub(crate) fn take_slot(&mut self, slot: usize) -> LinkedList<TimerEntry> {
         self.occupied &= !(1 << slot);

@@ -138,6 +138,56 @@ impl Wheel {
         self.next_expiration().map(|e| e.deadline)
     }
 
+    /// The earliest exact deadline (see `TimerEntry::exact`) of the
+    /// entries due at `tick`, when `tick` is the wheel's next expiration and
+    /// a level-0 slot (whose entries all share that tick); `None` otherwise.
+    pub(crate) fn next_exact(&self, tick: u64) -> Option<u64> {
+        let exp = self.next_level0_expiration(tick)?;
+        let mut earliest = u64::MAX;
+        self.levels[0].for_each_in_slot(exp.slot, |entry| {
+            // SAFETY: the entry is linked in this wheel, so it is live, and
+            // the caller holds the shard lock that guards `exact`.
+            earliest = earliest.min(unsafe { entry.as_ref().exact() });
+        });
+        Some(earliest)
+    }
+
+    /// Moves the entries due at `tick` whose exact deadline is at or before
+    /// `now_exact` to the expired list, ahead of their tick, so that the
+    /// next `poll` returns them. Does nothing unless `tick` is the wheel's
+    /// next expiration and a level-0 slot; the rest of the slot stays put.
+    pub(crate) fn expire_early(&mut self, tick: u64, now_exact: u64) {
+        let Some(exp) = self.next_level0_expiration(tick) else {
+            return;
+        };
+        let mut entries = self.levels[0].take_slot(exp.slot);
+        while let Some(entry) = entries.pop_back() {
+            // SAFETY: the entry was linked in this wheel, so it is live, and
+            // the caller holds the shard lock that guards `when`/`exact`.
+            unsafe {
+                if entry.as_ref().exact() <= now_exact {
+                    entry.as_ref().set_when(IN_EXPIRED_LIST);
+                    self.expired.push_front(entry);
+                } else {
+                    self.levels[0].add(entry, tick);
+                }
+            }
+        }
+    }
+
+    /// The next expiration when it is the level-0 slot of `tick`, with
+    /// nothing already waiting in the expired list.
+    fn next_level0_expiration(&self, tick: u64) -> Option<Expiration> {
+        if !self.expired.is_empty() {
+            return None;
+        }
+        // Level 0 expires before every higher level, so its next slot, when
+        // it has one, is the wheel's next expiration.
+        self.levels[0]
+            .next_expiration(self.elapsed)
+            .filter(|exp| exp.deadline == tick)
+    }
+
     /// Returns one entry whose deadline is at or before `now`, unlinked
     /// from the wheel, or `None` once there is none; advances `elapsed` to
     /// `now` on the way. A `now` before `elapsed` (a clock that went

@@ -200,3 +200,52 @@ fn only_entries_the_driver_released_skip_the_lock_on_drop() {
     assert!(!entry.needs_deregister(), "a shut-down entry is released");
     assert!(handle.is_empty());
 }
+
+#[test]
+fn exact_deadlines_fire_once_passed_and_never_before() {
+    let start = std::time::Instant::now();
+    let handle = Arc::new(Handle::new(Arc::new(NoUnpark), start, true, 2));
+    let at = |micros: u64| start + Duration::from_micros(micros);
+    let early = Box::pin(TimerEntry::new());
+    let late = Box::pin(TimerEntry::new());
+    let other = Box::pin(TimerEntry::new());
+    let register_at = |shard: usize, entry: &std::pin::Pin<Box<TimerEntry>>, micros: u64| {
+        let deadline = at(micros);
+        let (tick, exact) = handle.deadline_to_tick_and_exact(deadline);
+        // SAFETY: as in `register`.
+        unsafe { handle.reregister_exact(shard, NonNull::from(&**entry), tick, exact) };
+    };
+    // Both in tick 2 of shard 0; the other shard's timer is in tick 3.
+    register_at(0, &early, 1_300);
+    register_at(0, &late, 1_800);
+    register_at(1, &other, 2_100);
+    assert_eq!(scan(&handle), Some(2));
+    assert_eq!(handle.wake_instant(2), Some(at(1_300)));
+    handle.clock().advance_to(at(1_299));
+    handle.process();
+    handle.process_early();
+    assert_eq!(early.state(), REGISTERED, "fired before its deadline");
+    handle.clock().advance_to(at(1_300));
+    handle.process();
+    assert_eq!(early.state(), REGISTERED, "a tick turn fires whole ticks");
+    handle.process_early();
+    assert_eq!(early.state(), FIRED);
+    assert_eq!(late.state(), REGISTERED, "fired before its deadline");
+    assert_eq!(handle.wake_instant(2), Some(at(1_800)));
+    handle.clock().advance_to(at(1_900));
+    handle.process_early();
+    assert_eq!(late.state(), FIRED);
+    // Shard 1 publishes tick 3, which is not the next tick at 1.9 ms.
+    assert_eq!(other.state(), REGISTERED);
+    assert_eq!(scan(&handle), Some(3));
+    // A timer registered by tick alone wakes the driver at its tick.
+    register(&handle, 1, &other, 3);
+    assert_eq!(handle.wake_instant(3), Some(at(3_000)));
+    handle.clock().advance_to(at(2_999));
+    handle.process_early();
+    assert_eq!(other.state(), REGISTERED, "fired before its tick");
+    handle.clock().advance_to(at(3_000));
+    handle.process();
+    assert_eq!(other.state(), FIRED);
+    assert!(handle.is_empty());
+}
