@@ -157,6 +157,13 @@ impl Semaphore {
     #[inline]
     pub(crate) fn try_acquire(&self, n: usize) -> Result<(), TryAcquireError> {
         assert_permits(n);
+        self.take_exactly(n)
+    }
+
+    /// Takes exactly `n` free permits in one atomic step, or nothing: the
+    /// lock-free path of both `try_acquire` and a first poll of `acquire`.
+    #[inline]
+    fn take_exactly(&self, n: usize) -> Result<(), TryAcquireError> {
         let needed = n << PERMIT_SHIFT;
         let mut current = self.permits.load(Ordering::Acquire);
         loop {
@@ -409,26 +416,11 @@ impl Semaphore {
             return self.poll_queued(cx, node, queued);
         }
         // Fast path: enough permits and, by the invariant, nobody queued.
-        let needed = num_permits << PERMIT_SHIFT;
-        let mut current = self.permits.load(Ordering::Acquire);
-        loop {
-            if current & CLOSED == CLOSED {
-                return Poll::Ready(Err(Closed));
-            }
-            if current < needed {
-                break;
-            }
-            match self.permits.compare_exchange_weak(
-                current,
-                current - needed,
-                Ordering::AcqRel,
-                Ordering::Acquire,
-            ) {
-                Ok(_) => return Poll::Ready(Ok(())),
-                Err(actual) => current = actual,
-            }
+        match self.take_exactly(num_permits) {
+            Ok(()) => Poll::Ready(Ok(())),
+            Err(TryAcquireError::Closed) => Poll::Ready(Err(Closed)),
+            Err(TryAcquireError::NoPermits) => self.poll_enqueue(cx, num_permits, node, queued),
         }
-        self.poll_enqueue(cx, num_permits, node, queued)
     }
 
     /// Slow path of a first poll: under the lock, take what is there and

@@ -244,7 +244,7 @@ impl Handle {
     }
 
     /// [`reregister`](Self::reregister) with the exact deadline `exact`
-    /// (from `deadline_to_exact`) next to its tick, so that the driver may
+    /// (from `deadline_to_tick_and_exact`) next to its tick, so that the driver may
     /// fire the entry as soon as the clock passes it.
     ///
     /// # Safety
