@@ -20,7 +20,7 @@ pub fn loom(only: Option<&str>) -> Result<(), String> {
         if only.is_some_and(|o| o != *krate) {
             continue;
         }
-        let dir = root.join("crates").join(krate);
+        let dir = root.join(krate);
         let tests = loom_tests(&dir.join("tests"));
         let envs = [
             ("RUSTFLAGS", "--cfg loom"),
