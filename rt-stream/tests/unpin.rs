@@ -1,0 +1,105 @@
+//! Which adapters are `Unpin`: exactly those whose pinned parts (the inner
+//! streams and futures) are, whatever the closures and held items are.
+
+use std::future::{Future, Ready};
+use std::marker::{PhantomData, PhantomPinned};
+use std::pin::Pin;
+use std::task::{Context, Poll};
+
+use rt_stream::adapters::{
+    Chain, Filter, FilterMap, Fuse, Map, MapWhile, Merge, Peekable, Skip, SkipWhile, Take,
+    TakeWhile, Then,
+};
+use rt_stream::{AsyncStream, Collect, FoldFuture, Pending, StreamNotifyClose, TryAsyncStream};
+
+// `UNPIN` is the inherent constant when `T: Unpin`, the trait's default
+// otherwise; the types below are concrete, so the choice is made per type.
+struct Probe<T: ?Sized>(PhantomData<T>);
+trait NotUnpin {
+    const UNPIN: bool = false;
+}
+impl<T: ?Sized> NotUnpin for Probe<T> {}
+impl<T: ?Sized + Unpin> Probe<T> {
+    const UNPIN: bool = true;
+}
+macro_rules! unpin {
+    ($t:ty) => {
+        <Probe<$t>>::UNPIN
+    };
+}
+
+/// A stream that must stay where it is once polled.
+struct Fixed(PhantomPinned);
+
+impl rt_stream::Stream for Fixed {
+    type Item = u8;
+    fn poll_next(self: Pin<&mut Self>, _: &mut Context<'_>) -> Poll<Option<u8>> {
+        Poll::Ready(None)
+    }
+}
+
+/// A future that must stay where it is once polled.
+struct FixedFuture(PhantomPinned);
+
+impl Future for FixedFuture {
+    type Output = ();
+    fn poll(self: Pin<&mut Self>, _: &mut Context<'_>) -> Poll<()> {
+        Poll::Ready(())
+    }
+}
+
+type Free = Pending<u8>;
+// A closure-like value that is not `Unpin`: it is never pinned, so it does
+// not matter.
+type FixedFn = PhantomPinned;
+
+#[test]
+fn single_stream_adapters_follow_the_stream() {
+    assert!(unpin!(Map<Free, FixedFn>));
+    assert!(!unpin!(Map<Fixed, fn(u8) -> u8>));
+    assert!(unpin!(Filter<Free, FixedFn>));
+    assert!(!unpin!(Filter<Fixed, ()>));
+    assert!(unpin!(FilterMap<Free, FixedFn>));
+    assert!(!unpin!(FilterMap<Fixed, ()>));
+    assert!(unpin!(MapWhile<Free, FixedFn>));
+    assert!(!unpin!(MapWhile<Fixed, ()>));
+    assert!(unpin!(SkipWhile<Free, FixedFn>));
+    assert!(!unpin!(SkipWhile<Fixed, ()>));
+    assert!(unpin!(TakeWhile<Free, FixedFn>));
+    assert!(!unpin!(TakeWhile<Fixed, ()>));
+    assert!(unpin!(Skip<Free>));
+    assert!(!unpin!(Skip<Fixed>));
+    assert!(unpin!(Take<Free>));
+    assert!(!unpin!(Take<Fixed>));
+    assert!(unpin!(Fuse<Free>));
+    assert!(!unpin!(Fuse<Fixed>));
+    assert!(unpin!(Peekable<Free>));
+    assert!(!unpin!(Peekable<Fixed>));
+    assert!(unpin!(StreamNotifyClose<Free>));
+    assert!(!unpin!(StreamNotifyClose<Fixed>));
+}
+
+#[test]
+fn two_part_adapters_need_both_parts_unpin() {
+    assert!(unpin!(Chain<Free, Free>));
+    assert!(!unpin!(Chain<Fixed, Free>));
+    assert!(!unpin!(Chain<Free, Fixed>));
+    assert!(unpin!(Merge<Free, Free>));
+    assert!(!unpin!(Merge<Fixed, Free>));
+    assert!(!unpin!(Merge<Free, Fixed>));
+    assert!(unpin!(Then<Free, Ready<u8>, FixedFn>));
+    assert!(!unpin!(Then<Fixed, Ready<u8>, ()>));
+    assert!(!unpin!(Then<Free, FixedFuture, ()>));
+}
+
+#[test]
+fn futures_and_generators_follow_their_pinned_part() {
+    assert!(unpin!(FoldFuture<Free, PhantomPinned, FixedFn>));
+    assert!(!unpin!(FoldFuture<Fixed, u8, ()>));
+    assert!(unpin!(Collect<Free, Vec<u8>>));
+    assert!(!unpin!(Collect<Fixed, Vec<u8>>));
+    assert!(unpin!(AsyncStream<FixedFn, Ready<()>>));
+    assert!(!unpin!(AsyncStream<u8, FixedFuture>));
+    assert!(unpin!(TryAsyncStream<u8, FixedFn, Ready<Result<(), FixedFn>>>));
+    assert!(!unpin!(TryAsyncStream<u8, (), FixedFuture>));
+}
