@@ -1,16 +1,18 @@
-//! Which adapters are `Unpin`: exactly those whose pinned parts (the inner
-//! streams and futures) are, whatever the closures and held items are.
+//! Which wrappers are `Unpin`: exactly those whose pinned parts (the inner
+//! streams, futures, readers and writers) are, whatever their closures,
+//! buffers and held items are. Each crate's pin projections are generated,
+//! so this pins down the `Unpin` rule they derive.
 
 use std::future::{Future, Ready};
 use std::marker::{PhantomData, PhantomPinned};
 use std::pin::Pin;
 use std::task::{Context, Poll};
 
-use rt_stream::adapters::{
+use rt::stream::adapters::{
     Chain, Filter, FilterMap, Fuse, Map, MapWhile, Merge, Peekable, Skip, SkipWhile, Take,
     TakeWhile, Then,
 };
-use rt_stream::{AsyncStream, Collect, FoldFuture, Pending, StreamNotifyClose, TryAsyncStream};
+use rt::stream::{AsyncStream, Collect, FoldFuture, Pending, StreamNotifyClose, TryAsyncStream};
 
 // `UNPIN` is the inherent constant when `T: Unpin`, the trait's default
 // otherwise; the types below are concrete, so the choice is made per type.
@@ -31,7 +33,7 @@ macro_rules! unpin {
 /// A stream that must stay where it is once polled.
 struct Fixed(PhantomPinned);
 
-impl rt_stream::Stream for Fixed {
+impl rt::stream::Stream for Fixed {
     type Item = u8;
     fn poll_next(self: Pin<&mut Self>, _: &mut Context<'_>) -> Poll<Option<u8>> {
         Poll::Ready(None)
@@ -102,4 +104,39 @@ fn futures_and_generators_follow_their_pinned_part() {
     assert!(!unpin!(AsyncStream<u8, FixedFuture>));
     assert!(unpin!(TryAsyncStream<u8, FixedFn, Ready<Result<(), FixedFn>>>));
     assert!(!unpin!(TryAsyncStream<u8, (), FixedFuture>));
+}
+
+#[test]
+fn io_wrappers_follow_their_inner_values() {
+    use rt::io::{BufReader, BufStream, BufWriter, Chain, Join, Lines, Split, Take};
+    type Free = rt::io::Empty;
+    type Fixed = PhantomPinned;
+
+    assert!(unpin!(BufReader<Free>));
+    assert!(!unpin!(BufReader<Fixed>));
+    assert!(unpin!(BufWriter<Free>));
+    assert!(!unpin!(BufWriter<Fixed>));
+    assert!(unpin!(BufStream<Free>));
+    assert!(!unpin!(BufStream<Fixed>));
+    assert!(unpin!(Take<Free>));
+    assert!(!unpin!(Take<Fixed>));
+    assert!(unpin!(Lines<Free>));
+    assert!(!unpin!(Lines<Fixed>));
+    assert!(unpin!(Split<Free>));
+    assert!(!unpin!(Split<Fixed>));
+    assert!(unpin!(Chain<Free, Free>));
+    assert!(!unpin!(Chain<Fixed, Free>));
+    assert!(!unpin!(Chain<Free, Fixed>));
+    assert!(unpin!(Join<Free, Free>));
+    assert!(!unpin!(Join<Fixed, Free>));
+    assert!(!unpin!(Join<Free, Fixed>));
+}
+
+#[cfg(feature = "compat")]
+#[test]
+fn compat_follows_the_wrapped_value() {
+    use rt::io::compat::Compat;
+
+    assert!(unpin!(Compat<rt::io::Empty>));
+    assert!(!unpin!(Compat<PhantomPinned>));
 }
