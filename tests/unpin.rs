@@ -140,3 +140,12 @@ fn compat_follows_the_wrapped_value() {
     assert!(unpin!(Compat<rt::io::Empty>));
     assert!(!unpin!(Compat<PhantomPinned>));
 }
+
+#[test]
+fn timers_stay_in_place() {
+    // The wheel links a `Sleep`'s entry by address, so neither a sleep nor
+    // a timeout holding one may move once polled, whatever it wraps.
+    assert!(!unpin!(rt::time::Sleep));
+    assert!(!unpin!(rt::time::Timeout<Ready<()>>));
+    assert!(!unpin!(rt::time::Timeout<FixedFuture>));
+}
