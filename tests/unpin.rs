@@ -149,3 +149,17 @@ fn timers_stay_in_place() {
     assert!(!unpin!(rt::time::Timeout<Ready<()>>));
     assert!(!unpin!(rt::time::Timeout<FixedFuture>));
 }
+
+#[test]
+fn framed_transports_follow_the_transport_not_the_codec() {
+    use rt::codec::{Framed, FramedRead, FramedWrite};
+    type Free = rt::io::Empty;
+    type FixedCodec = PhantomPinned;
+
+    assert!(unpin!(Framed<Free, FixedCodec>));
+    assert!(!unpin!(Framed<PhantomPinned, ()>));
+    assert!(unpin!(FramedRead<Free, FixedCodec>));
+    assert!(!unpin!(FramedRead<PhantomPinned, ()>));
+    assert!(unpin!(FramedWrite<Free, FixedCodec>));
+    assert!(!unpin!(FramedWrite<PhantomPinned, ()>));
+}
