@@ -163,3 +163,14 @@ fn framed_transports_follow_the_transport_not_the_codec() {
     assert!(unpin!(FramedWrite<Free, FixedCodec>));
     assert!(!unpin!(FramedWrite<PhantomPinned, ()>));
 }
+
+#[test]
+fn task_wrappers_follow_the_future_not_the_value() {
+    use rt::task::coop::Unconstrained;
+    use rt::task::futures::TaskLocalFuture;
+
+    assert!(unpin!(TaskLocalFuture<PhantomPinned, Ready<()>>));
+    assert!(!unpin!(TaskLocalFuture<u8, FixedFuture>));
+    assert!(unpin!(Unconstrained<Ready<()>>));
+    assert!(!unpin!(Unconstrained<FixedFuture>));
+}
