@@ -174,3 +174,10 @@ fn task_wrappers_follow_the_future_not_the_value() {
     assert!(unpin!(Unconstrained<Ready<()>>));
     assert!(!unpin!(Unconstrained<FixedFuture>));
 }
+
+#[test]
+fn queued_waiters_stay_in_place() {
+    // A `Notified` links its waiter node into the notify's queue by
+    // address.
+    assert!(!unpin!(rt::sync::futures::Notified<'static>));
+}
