@@ -6,47 +6,51 @@ use crate::{Decoder, Encoder};
 use bytes::BytesMut;
 use futures_core::Stream;
 use futures_sink::Sink;
+use pin_project_lite::pin_project;
 use rt_io::io::{AsyncRead, AsyncWrite};
 use std::fmt;
 use std::pin::Pin;
 use std::task::{Context, Poll};
 
-/// A transport that is read as a [`Stream`] of frames and written as a
-/// [`Sink`] of frames, with one codec for both directions.
-///
-/// It combines the behaviour of [`FramedRead`](crate::FramedRead) and
-/// [`FramedWrite`](crate::FramedWrite): decode before reading, 8 KiB
-/// buffers to start with, a backpressure boundary on the write buffer.
-/// To use the two directions from different tasks, split it with a
-/// `Stream`/`Sink` splitter such as the one in the `futures` crate.
-///
-/// ```
-/// use bytes::Bytes;
-/// use futures_core::Stream;
-/// use futures_sink::Sink;
-/// use rt_codec::{Framed, LengthDelimitedCodec};
-/// use std::pin::Pin;
-/// # struct Noop;
-/// # impl std::task::Wake for Noop { fn wake(self: std::sync::Arc<Self>) {} }
-/// # let waker = std::task::Waker::from(std::sync::Arc::new(Noop));
-/// # let mut cx = std::task::Context::from_waker(&waker);
-///
-/// let (a, b) = rt_io::io::duplex(64);
-/// let mut client = Framed::new(a, LengthDelimitedCodec::new());
-/// let mut server = Framed::new(b, LengthDelimitedCodec::new());
-///
-/// let mut sink = Pin::new(&mut client);
-/// assert!(sink.as_mut().poll_ready(&mut cx).is_ready());
-/// sink.as_mut().start_send(Bytes::from_static(b"hi")).unwrap();
-/// assert!(sink.as_mut().poll_flush(&mut cx).is_ready());
-///
-/// match Pin::new(&mut server).poll_next(&mut cx) {
-///     std::task::Poll::Ready(Some(Ok(frame))) => assert_eq!(&frame[..], b"hi"),
-///     other => panic!("unexpected {other:?}"),
-/// }
-/// ```
-pub struct Framed<T, U> {
-    inner: FramedImpl<T, U, RWFrames>,
+pin_project! {
+    /// A transport that is read as a [`Stream`] of frames and written as a
+    /// [`Sink`] of frames, with one codec for both directions.
+    ///
+    /// It combines the behaviour of [`FramedRead`](crate::FramedRead) and
+    /// [`FramedWrite`](crate::FramedWrite): decode before reading, 8 KiB
+    /// buffers to start with, a backpressure boundary on the write buffer.
+    /// To use the two directions from different tasks, split it with a
+    /// `Stream`/`Sink` splitter such as the one in the `futures` crate.
+    ///
+    /// ```
+    /// use bytes::Bytes;
+    /// use futures_core::Stream;
+    /// use futures_sink::Sink;
+    /// use rt_codec::{Framed, LengthDelimitedCodec};
+    /// use std::pin::Pin;
+    /// # struct Noop;
+    /// # impl std::task::Wake for Noop { fn wake(self: std::sync::Arc<Self>) {} }
+    /// # let waker = std::task::Waker::from(std::sync::Arc::new(Noop));
+    /// # let mut cx = std::task::Context::from_waker(&waker);
+    ///
+    /// let (a, b) = rt_io::io::duplex(64);
+    /// let mut client = Framed::new(a, LengthDelimitedCodec::new());
+    /// let mut server = Framed::new(b, LengthDelimitedCodec::new());
+    ///
+    /// let mut sink = Pin::new(&mut client);
+    /// assert!(sink.as_mut().poll_ready(&mut cx).is_ready());
+    /// sink.as_mut().start_send(Bytes::from_static(b"hi")).unwrap();
+    /// assert!(sink.as_mut().poll_flush(&mut cx).is_ready());
+    ///
+    /// match Pin::new(&mut server).poll_next(&mut cx) {
+    ///     std::task::Poll::Ready(Some(Ok(frame))) => assert_eq!(&frame[..], b"hi"),
+    ///     other => panic!("unexpected {other:?}"),
+    /// }
+    /// ```
+    pub struct Framed<T, U> {
+        #[pin]
+        inner: FramedImpl<T, U, RWFrames>,
+    }
 }
 
 impl<T, U> Framed<T, U>
@@ -115,7 +119,7 @@ impl<T, U> Framed<T, U> {
 
     /// The pinned underlying transport.
     pub fn get_pin_mut(self: Pin<&mut Self>) -> Pin<&mut T> {
-        self.project().project().inner
+        self.project().inner.project().inner
     }
 
     /// The codec.
@@ -130,7 +134,7 @@ impl<T, U> Framed<T, U> {
 
     /// The codec of a pinned `Framed`.
     pub fn codec_pin_mut(self: Pin<&mut Self>) -> &mut U {
-        self.project().project().codec
+        self.project().inner.project().codec
     }
 
     /// Swaps the codec for the one `map` makes of it, keeping the buffered
@@ -198,19 +202,13 @@ impl<T, U> Framed<T, U> {
             write_buf: self.inner.state.write.buffer,
         }
     }
-
-    fn project(self: Pin<&mut Self>) -> Pin<&mut FramedImpl<T, U, RWFrames>> {
-        // SAFETY: `inner` is structurally pinned: never moved out of a
-        // pinned `Framed`, which has no `Drop`.
-        unsafe { self.map_unchecked_mut(|f| &mut f.inner) }
-    }
 }
 
 impl<T: AsyncRead, U: Decoder> Stream for Framed<T, U> {
     type Item = Result<U::Item, U::Error>;
 
     fn poll_next(self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<Option<Self::Item>> {
-        self.project().poll_next(cx)
+        self.project().inner.poll_next(cx)
     }
 }
 
@@ -218,19 +216,19 @@ impl<T: AsyncWrite, I, U: Encoder<I>> Sink<I> for Framed<T, U> {
     type Error = U::Error;
 
     fn poll_ready(self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<Result<(), U::Error>> {
-        Sink::<I>::poll_ready(self.project(), cx)
+        Sink::<I>::poll_ready(self.project().inner, cx)
     }
 
     fn start_send(self: Pin<&mut Self>, item: I) -> Result<(), U::Error> {
-        Sink::<I>::start_send(self.project(), item)
+        Sink::<I>::start_send(self.project().inner, item)
     }
 
     fn poll_flush(self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<Result<(), U::Error>> {
-        Sink::<I>::poll_flush(self.project(), cx)
+        Sink::<I>::poll_flush(self.project().inner, cx)
     }
 
     fn poll_close(self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<Result<(), U::Error>> {
-        Sink::<I>::poll_close(self.project(), cx)
+        Sink::<I>::poll_close(self.project().inner, cx)
     }
 }
 

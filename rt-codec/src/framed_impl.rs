@@ -22,6 +22,7 @@ use crate::{Decoder, Encoder};
 use bytes::{Buf, BufMut, BytesMut};
 use futures_core::Stream;
 use futures_sink::Sink;
+use pin_project_lite::pin_project;
 use rt_io::io::{AsyncRead, AsyncWrite, ReadBuf};
 use std::borrow::{Borrow, BorrowMut};
 use std::io;
@@ -32,37 +33,14 @@ use std::task::{ready, Context, Poll};
 /// backpressure boundary.
 pub(crate) const INITIAL_CAPACITY: usize = 8 * 1024;
 
-/// The transport, the codec and the frame state.
-#[derive(Debug)]
-pub(crate) struct FramedImpl<T, U, State> {
-    pub(crate) inner: T,
-    pub(crate) state: State,
-    pub(crate) codec: U,
-}
-
-// Only `inner` is structurally pinned; the codec and the buffers are moved
-// freely, so they need not be `Unpin`.
-impl<T: Unpin, U, State> Unpin for FramedImpl<T, U, State> {}
-
-pub(crate) struct Projection<'a, T, U, State> {
-    pub(crate) inner: Pin<&'a mut T>,
-    pub(crate) state: &'a mut State,
-    pub(crate) codec: &'a mut U,
-}
-
-impl<T, U, State> FramedImpl<T, U, State> {
-    pub(crate) fn project(self: Pin<&mut Self>) -> Projection<'_, T, U, State> {
-        // SAFETY: `inner` is structurally pinned: it is never moved out of a
-        // pinned `FramedImpl` (moving methods such as `into_parts` take the
-        // value by `self`, which requires it to be unpinned or `Unpin`), and
-        // `FramedImpl` has no `Drop`. `state` and `codec` are not pinned.
-        let me = unsafe { self.get_unchecked_mut() };
-        Projection {
-            // SAFETY: as above.
-            inner: unsafe { Pin::new_unchecked(&mut me.inner) },
-            state: &mut me.state,
-            codec: &mut me.codec,
-        }
+pin_project! {
+    /// The transport, the codec and the frame state.
+    #[derive(Debug)]
+    pub(crate) struct FramedImpl<T, U, State> {
+        #[pin]
+        pub(crate) inner: T,
+        pub(crate) state: State,
+        pub(crate) codec: U,
     }
 }
 

@@ -5,22 +5,26 @@ use crate::Decoder;
 use bytes::BytesMut;
 use futures_core::Stream;
 use futures_sink::Sink;
+use pin_project_lite::pin_project;
 use rt_io::io::AsyncRead;
 use std::fmt;
 use std::pin::Pin;
 use std::task::{Context, Poll};
 
-/// A [`Stream`] of the frames a [`Decoder`] finds in an [`AsyncRead`].
-///
-/// Bytes are read into a buffer (8 KiB to start with) and decoded from
-/// there; every frame the buffer holds is yielded before the next read.
-/// Polling for the next frame is cancel-safe: dropping a `next()` future
-/// loses nothing, decoded or buffered.
-///
-/// After an error the stream yields `None` once; polling again after that
-/// resumes reading (a codec like `LinesCodec` resynchronises this way).
-pub struct FramedRead<T, D> {
-    inner: FramedImpl<T, D, ReadFrame>,
+pin_project! {
+    /// A [`Stream`] of the frames a [`Decoder`] finds in an [`AsyncRead`].
+    ///
+    /// Bytes are read into a buffer (8 KiB to start with) and decoded from
+    /// there; every frame the buffer holds is yielded before the next read.
+    /// Polling for the next frame is cancel-safe: dropping a `next()` future
+    /// loses nothing, decoded or buffered.
+    ///
+    /// After an error the stream yields `None` once; polling again after that
+    /// resumes reading (a codec like `LinesCodec` resynchronises this way).
+    pub struct FramedRead<T, D> {
+        #[pin]
+        inner: FramedImpl<T, D, ReadFrame>,
+    }
 }
 
 impl<T: AsyncRead, D: Decoder> FramedRead<T, D> {
@@ -56,7 +60,7 @@ impl<T, D> FramedRead<T, D> {
 
     /// The pinned underlying reader.
     pub fn get_pin_mut(self: Pin<&mut Self>) -> Pin<&mut T> {
-        self.project().project().inner
+        self.project().inner.project().inner
     }
 
     /// Gives back the underlying reader; buffered bytes are lost.
@@ -76,7 +80,7 @@ impl<T, D> FramedRead<T, D> {
 
     /// The decoder of a pinned `FramedRead`.
     pub fn decoder_pin_mut(self: Pin<&mut Self>) -> &mut D {
-        self.project().project().codec
+        self.project().inner.project().codec
     }
 
     /// Swaps the decoder for the one `map` makes of it, keeping the
@@ -108,19 +112,13 @@ impl<T, D> FramedRead<T, D> {
     pub fn read_buffer_mut(&mut self) -> &mut BytesMut {
         &mut self.inner.state.buffer
     }
-
-    fn project(self: Pin<&mut Self>) -> Pin<&mut FramedImpl<T, D, ReadFrame>> {
-        // SAFETY: `inner` is structurally pinned: never moved out of a
-        // pinned `FramedRead`, which has no `Drop`.
-        unsafe { self.map_unchecked_mut(|f| &mut f.inner) }
-    }
 }
 
 impl<T: AsyncRead, D: Decoder> Stream for FramedRead<T, D> {
     type Item = Result<D::Item, D::Error>;
 
     fn poll_next(self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<Option<Self::Item>> {
-        self.project().poll_next(cx)
+        self.project().inner.poll_next(cx)
     }
 }
 

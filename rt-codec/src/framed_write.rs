@@ -5,24 +5,28 @@ use crate::Encoder;
 use bytes::BytesMut;
 use futures_core::Stream;
 use futures_sink::Sink;
+use pin_project_lite::pin_project;
 use rt_io::io::AsyncWrite;
 use std::fmt;
 use std::pin::Pin;
 use std::task::{Context, Poll};
 
-/// A [`Sink`] that encodes items with an [`Encoder`] into an
-/// [`AsyncWrite`].
-///
-/// Items are encoded into a write buffer. The buffer goes out on
-/// `poll_flush` and `poll_close`, and `poll_ready` first writes it out once
-/// it holds at least the [backpressure
-/// boundary](FramedWrite::set_backpressure_boundary) (8 KiB by default), so
-/// a slow writer slows the sender instead of growing the buffer.
-///
-/// `SinkExt::send` is not cancel-safe: an item moved into a `send` future
-/// that is dropped before the item was encoded is lost.
-pub struct FramedWrite<T, E> {
-    inner: FramedImpl<T, E, WriteFrame>,
+pin_project! {
+    /// A [`Sink`] that encodes items with an [`Encoder`] into an
+    /// [`AsyncWrite`].
+    ///
+    /// Items are encoded into a write buffer. The buffer goes out on
+    /// `poll_flush` and `poll_close`, and `poll_ready` first writes it out once
+    /// it holds at least the [backpressure
+    /// boundary](FramedWrite::set_backpressure_boundary) (8 KiB by default), so
+    /// a slow writer slows the sender instead of growing the buffer.
+    ///
+    /// `SinkExt::send` is not cancel-safe: an item moved into a `send` future
+    /// that is dropped before the item was encoded is lost.
+    pub struct FramedWrite<T, E> {
+        #[pin]
+        inner: FramedImpl<T, E, WriteFrame>,
+    }
 }
 
 impl<T: AsyncWrite, E> FramedWrite<T, E> {
@@ -52,7 +56,7 @@ impl<T, E> FramedWrite<T, E> {
 
     /// The pinned underlying writer.
     pub fn get_pin_mut(self: Pin<&mut Self>) -> Pin<&mut T> {
-        self.project().project().inner
+        self.project().inner.project().inner
     }
 
     /// Gives back the underlying writer; buffered bytes are lost.
@@ -72,7 +76,7 @@ impl<T, E> FramedWrite<T, E> {
 
     /// The encoder of a pinned `FramedWrite`.
     pub fn encoder_pin_mut(self: Pin<&mut Self>) -> &mut E {
-        self.project().project().codec
+        self.project().inner.project().codec
     }
 
     /// Swaps the encoder for the one `map` makes of it, keeping the
@@ -114,31 +118,25 @@ impl<T, E> FramedWrite<T, E> {
     pub fn set_backpressure_boundary(&mut self, boundary: usize) {
         self.inner.state.backpressure_boundary = boundary;
     }
-
-    fn project(self: Pin<&mut Self>) -> Pin<&mut FramedImpl<T, E, WriteFrame>> {
-        // SAFETY: `inner` is structurally pinned: never moved out of a
-        // pinned `FramedWrite`, which has no `Drop`.
-        unsafe { self.map_unchecked_mut(|f| &mut f.inner) }
-    }
 }
 
 impl<T: AsyncWrite, I, E: Encoder<I>> Sink<I> for FramedWrite<T, E> {
     type Error = E::Error;
 
     fn poll_ready(self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<Result<(), E::Error>> {
-        Sink::<I>::poll_ready(self.project(), cx)
+        Sink::<I>::poll_ready(self.project().inner, cx)
     }
 
     fn start_send(self: Pin<&mut Self>, item: I) -> Result<(), E::Error> {
-        Sink::<I>::start_send(self.project(), item)
+        Sink::<I>::start_send(self.project().inner, item)
     }
 
     fn poll_flush(self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<Result<(), E::Error>> {
-        Sink::<I>::poll_flush(self.project(), cx)
+        Sink::<I>::poll_flush(self.project().inner, cx)
     }
 
     fn poll_close(self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<Result<(), E::Error>> {
-        Sink::<I>::poll_close(self.project(), cx)
+        Sink::<I>::poll_close(self.project().inner, cx)
     }
 }
 

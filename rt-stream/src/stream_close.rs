@@ -6,29 +6,33 @@ use core::pin::Pin;
 use core::task::{ready, Context, Poll};
 
 use futures_core::Stream;
+use pin_project_lite::pin_project;
 
-/// Wraps a stream so that its items come out as `Some(item)`, its end as
-/// one `None` item, and only then does the wrapper itself end.
-///
-/// A [`StreamMap`](crate::StreamMap) drops streams that end without a word;
-/// wrapped this way, the map yields `(key, None)` for the stream that ended.
-///
-/// ```
-/// use rt_stream::{self as stream, StreamExt, StreamMap, StreamNotifyClose};
-///
-/// # rt_core::runtime::Builder::new_current_thread().build().unwrap().block_on(async {
-/// let mut map = StreamMap::new();
-/// map.insert("a", StreamNotifyClose::new(stream::iter([7])));
-/// assert_eq!(map.next().await, Some(("a", Some(7))));
-/// assert_eq!(map.next().await, Some(("a", None)));
-/// assert_eq!(map.next().await, None);
-/// # });
-/// ```
-#[derive(Debug)]
-#[must_use = "streams do nothing unless polled"]
-pub struct StreamNotifyClose<S> {
-    // Structurally pinned; `None` once the end has been announced.
-    inner: Option<S>,
+pin_project! {
+    /// Wraps a stream so that its items come out as `Some(item)`, its end as
+    /// one `None` item, and only then does the wrapper itself end.
+    ///
+    /// A [`StreamMap`](crate::StreamMap) drops streams that end without a word;
+    /// wrapped this way, the map yields `(key, None)` for the stream that ended.
+    ///
+    /// ```
+    /// use rt_stream::{self as stream, StreamExt, StreamMap, StreamNotifyClose};
+    ///
+    /// # rt_core::runtime::Builder::new_current_thread().build().unwrap().block_on(async {
+    /// let mut map = StreamMap::new();
+    /// map.insert("a", StreamNotifyClose::new(stream::iter([7])));
+    /// assert_eq!(map.next().await, Some(("a", Some(7))));
+    /// assert_eq!(map.next().await, Some(("a", None)));
+    /// assert_eq!(map.next().await, None);
+    /// # });
+    /// ```
+    #[derive(Debug)]
+    #[must_use = "streams do nothing unless polled"]
+    pub struct StreamNotifyClose<S> {
+        // `None` once the end has been announced.
+        #[pin]
+        inner: Option<S>,
+    }
 }
 
 impl<S> StreamNotifyClose<S> {
@@ -51,19 +55,12 @@ impl<S> StreamNotifyClose<S> {
 
     /// The wrapped stream, pinned, or `None` once it has ended.
     pub fn get_pin_mut(self: Pin<&mut Self>) -> Option<Pin<&mut S>> {
-        self.project().as_pin_mut()
+        self.project().inner.as_pin_mut()
     }
 
     /// The wrapped stream, or `None` once it has ended.
     pub fn into_inner(self) -> Option<S> {
         self.inner
-    }
-
-    fn project(self: Pin<&mut Self>) -> Pin<&mut Option<S>> {
-        // SAFETY: `inner` is structurally pinned: it is never moved out
-        // while pinned (it is dropped in place through `Pin::set`), the
-        // wrapper has no `Drop` impl, and it is `Unpin` only when `S` is.
-        unsafe { self.map_unchecked_mut(|this| &mut this.inner) }
     }
 }
 
@@ -71,7 +68,7 @@ impl<S: Stream> Stream for StreamNotifyClose<S> {
     type Item = Option<S::Item>;
 
     fn poll_next(self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<Option<Option<S::Item>>> {
-        let mut inner = self.project();
+        let mut inner = self.project().inner;
         let Some(stream) = inner.as_mut().as_pin_mut() else {
             return Poll::Ready(None);
         };

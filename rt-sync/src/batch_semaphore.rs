@@ -35,6 +35,7 @@
 //! task that acquires it.
 
 use crate::locked::lock;
+use pin_project_lite::pin_project;
 use rt_core::loom::cell::UnsafeCell;
 use rt_core::loom::sync::atomic::{AtomicUsize, Ordering};
 use rt_core::loom::sync::{Mutex, MutexGuard};
@@ -90,13 +91,26 @@ struct WaiterState {
     waker: Option<Waker>,
 }
 
-/// Waits for permits; dropping it before completion gives back whatever it
-/// had been assigned.
-pub(crate) struct Acquire<'a> {
-    semaphore: &'a Semaphore,
-    node: Waiter,
-    num_permits: usize,
-    queued: bool,
+pin_project! {
+    /// Waits for permits; dropping it before completion gives back whatever it
+    /// had been assigned.
+    pub(crate) struct Acquire<'a> {
+        semaphore: &'a Semaphore,
+        #[pin]
+        node: Waiter,
+        num_permits: usize,
+        queued: bool,
+    }
+
+    impl PinnedDrop for Acquire<'_> {
+        #[inline]
+        fn drop(this: Pin<&mut Self>) {
+            let this = this.into_ref().get_ref();
+            if this.queued {
+                this.cancel();
+            }
+        }
+    }
 }
 
 impl Semaphore {
@@ -516,32 +530,20 @@ impl Future for Acquire<'_> {
     #[inline]
     fn poll(self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<Self::Output> {
         let mut progress = ready!(coop::poll_proceed(cx));
-        // SAFETY: the node is never moved out; the other fields are Unpin.
-        let this = unsafe { self.get_unchecked_mut() };
-        // SAFETY: `this` is pinned, so is its `node` field.
-        let node = unsafe { Pin::new_unchecked(&mut this.node) };
+        let this = self.project();
         let result =
             ready!(this
                 .semaphore
-                .poll_acquire(cx, this.num_permits, node, &mut this.queued));
+                .poll_acquire(cx, *this.num_permits, this.node, this.queued));
         progress.made_progress();
         Poll::Ready(result)
-    }
-}
-
-impl Drop for Acquire<'_> {
-    #[inline]
-    fn drop(&mut self) {
-        if self.queued {
-            self.cancel();
-        }
     }
 }
 
 impl Acquire<'_> {
     /// Leaves the queue and gives back whatever had been assigned.
     #[inline(never)]
-    fn cancel(&mut self) {
+    fn cancel(&self) {
         let mut waitlist = lock(&self.semaphore.waiters);
         let node = NonNull::from(&self.node);
         // SAFETY: the node is either linked in this semaphore's queue or was

@@ -19,6 +19,7 @@
 //! waker and notification are only touched under the lock.
 
 use crate::locked::lock;
+use pin_project_lite::pin_project;
 use rt_core::loom::cell::UnsafeCell;
 use rt_core::loom::sync::atomic::{AtomicUsize, Ordering::SeqCst};
 use rt_core::loom::sync::Mutex;
@@ -109,19 +110,28 @@ enum Stage {
     Done,
 }
 
-/// The future returned by [`Notify::notified`].
-///
-/// # Cancel safety
-///
-/// Dropping a `Notified` that received a `notify_one`/`notify_last` but was
-/// not polled to completion passes that notification on to the next waiter
-/// (or stores it as the permit), so it is not lost.
-#[must_use = "futures do nothing unless polled"]
-pub struct Notified<'a> {
-    notify: &'a Notify,
-    stage: Stage,
-    calls_at_creation: usize,
-    waiter: Waiter,
+pin_project! {
+    /// The future returned by [`Notify::notified`].
+    ///
+    /// # Cancel safety
+    ///
+    /// Dropping a `Notified` that received a `notify_one`/`notify_last` but was
+    /// not polled to completion passes that notification on to the next waiter
+    /// (or stores it as the permit), so it is not lost.
+    #[must_use = "futures do nothing unless polled"]
+    pub struct Notified<'a> {
+        notify: &'a Notify,
+        stage: Stage,
+        calls_at_creation: usize,
+        #[pin]
+        waiter: Waiter,
+    }
+
+    impl PinnedDrop for Notified<'_> {
+        fn drop(this: Pin<&mut Self>) {
+            this.into_ref().get_ref().leave_queue();
+        }
+    }
 }
 
 impl Notify {
@@ -308,23 +318,24 @@ impl Notified<'_> {
     }
 
     fn poll_notified(self: Pin<&mut Self>, waker: Option<&Waker>) -> Poll<()> {
-        // SAFETY: the waiter node is never moved out; the other fields are
-        // plain data.
-        let this = unsafe { self.get_unchecked_mut() };
-        let notify = this.notify;
-        match this.stage {
+        let this = self.project();
+        let notify = *this.notify;
+        let calls_at_creation = *this.calls_at_creation;
+        let stage = this.stage;
+        let waiter = this.waiter.into_ref().get_ref();
+        match *stage {
             Stage::Done => Poll::Ready(()),
             Stage::Init => {
                 let word = notify.state.load(SeqCst);
-                if this.take_permit_or_broadcast(word) {
-                    this.stage = Stage::Done;
+                if Self::take_permit_or_broadcast(notify, calls_at_creation, word) {
+                    *stage = Stage::Done;
                     return Poll::Ready(());
                 }
                 let mut waiters = lock(&notify.waiters);
                 let mut word = notify.state.load(SeqCst);
                 loop {
-                    if this.take_permit_or_broadcast(word) {
-                        this.stage = Stage::Done;
+                    if Self::take_permit_or_broadcast(notify, calls_at_creation, word) {
+                        *stage = Stage::Done;
                         return Poll::Ready(());
                     }
                     if state_of(word) == WAITING {
@@ -344,19 +355,19 @@ impl Notified<'_> {
                 }
                 // SAFETY: the node is not linked yet; it is ours alone.
                 unsafe {
-                    this.waiter
+                    waiter
                         .inner
                         .with_mut(|inner| (*inner).waker = waker.cloned());
                 }
-                waiters.push_front(NonNull::from(&this.waiter));
-                this.stage = Stage::Waiting;
+                waiters.push_front(NonNull::from(waiter));
+                *stage = Stage::Waiting;
                 Poll::Pending
             }
             Stage::Waiting => {
                 let _waiters = lock(&notify.waiters);
                 // SAFETY: we hold the lock that owns the node's fields.
                 let notified = unsafe {
-                    this.waiter.inner.with_mut(|inner| {
+                    waiter.inner.with_mut(|inner| {
                         let inner = &mut *inner;
                         if inner.notification.is_some() {
                             return true;
@@ -371,7 +382,7 @@ impl Notified<'_> {
                     })
                 };
                 if notified {
-                    this.stage = Stage::Done;
+                    *stage = Stage::Done;
                     Poll::Ready(())
                 } else {
                     Poll::Pending
@@ -380,18 +391,22 @@ impl Notified<'_> {
         }
     }
 
-    /// Completes from `word` alone if a `notify_waiters` happened since
-    /// creation, or if a permit is stored and this call took it.
-    fn take_permit_or_broadcast(&self, mut word: usize) -> bool {
+    /// Completes a `Notified` of `notify` made when the broadcast count was
+    /// `calls_at_creation` from `word` alone: if a `notify_waiters` happened
+    /// since, or if a permit is stored and this call took it.
+    fn take_permit_or_broadcast(
+        notify: &Notify,
+        calls_at_creation: usize,
+        mut word: usize,
+    ) -> bool {
         loop {
-            if calls_of(word) != self.calls_at_creation {
+            if calls_of(word) != calls_at_creation {
                 return true;
             }
             if state_of(word) != NOTIFIED {
                 return false;
             }
-            match self
-                .notify
+            match notify
                 .state
                 .compare_exchange(word, with_state(word, EMPTY), SeqCst, SeqCst)
             {
@@ -410,8 +425,10 @@ impl Future for Notified<'_> {
     }
 }
 
-impl Drop for Notified<'_> {
-    fn drop(&mut self) {
+impl Notified<'_> {
+    /// Leaves the queue when dropped while waiting, passing on a
+    /// `notify_one`/`notify_last` it received but did not consume.
+    fn leave_queue(&self) {
         if self.stage != Stage::Waiting {
             return;
         }

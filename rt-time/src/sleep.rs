@@ -9,6 +9,7 @@
 use crate::driver::{Handle, SHUTTING_DOWN};
 use crate::entry::{TimerEntry, FIRED, SHUTDOWN, UNREGISTERED};
 use crate::Instant;
+use pin_project_lite::pin_project;
 use rt_core::task::coop;
 use std::fmt;
 use std::future::Future;
@@ -59,19 +60,39 @@ pub fn sleep_until(deadline: Instant) -> Sleep {
     Sleep::new(deadline)
 }
 
-/// The future returned by [`sleep`] and [`sleep_until`].
-///
-/// It is `!Unpin` (its wheel entry is linked in place): pin it with
-/// `std::pin::pin!` or `Box::pin` to poll it or call
-/// [`reset`](Sleep::reset).
-#[must_use = "futures do nothing unless you `.await` or poll them"]
-pub struct Sleep {
-    deadline: Instant,
-    handle: Arc<Handle>,
-    /// The shard the entry registers with, fixed at creation.
-    shard: usize,
-    /// Linked into the wheel by address: never moved once pinned.
-    entry: TimerEntry,
+pin_project! {
+    /// The future returned by [`sleep`] and [`sleep_until`].
+    ///
+    /// It is `!Unpin` (its wheel entry is linked in place): pin it with
+    /// `std::pin::pin!` or `Box::pin` to poll it or call
+    /// [`reset`](Sleep::reset).
+    #[must_use = "futures do nothing unless you `.await` or poll them"]
+    pub struct Sleep {
+        deadline: Instant,
+        handle: Arc<Handle>,
+        // The shard the entry registers with, fixed at creation.
+        shard: usize,
+        // Linked into the wheel by address: never moved once pinned.
+        #[pin]
+        entry: TimerEntry,
+    }
+
+    impl PinnedDrop for Sleep {
+        fn drop(this: Pin<&mut Self>) {
+            let this = this.into_ref().get_ref();
+            // A fired entry the driver has released needs no lock (most
+            // sleeps that were awaited to the end).
+            if this.entry.needs_deregister() {
+                // SAFETY: a registered entry was pinned (only a pinned
+                // `Sleep` registers) and we are its only user; after this
+                // the wheel no longer points at it.
+                unsafe {
+                    this.handle
+                        .deregister(this.shard, NonNull::from(&this.entry))
+                };
+            }
+        }
+    }
 }
 
 impl Sleep {
@@ -113,10 +134,9 @@ impl Sleep {
     /// sleep.await;
     /// # });
     /// ```
-    pub fn reset(self: Pin<&mut Self>, deadline: Instant) {
-        // SAFETY: only `deadline` is replaced; the pinned entry stays put.
-        let this = unsafe { self.get_unchecked_mut() };
-        this.deadline = deadline;
+    pub fn reset(mut self: Pin<&mut Self>, deadline: Instant) {
+        *self.as_mut().project().deadline = deadline;
+        let this = self.into_ref().get_ref();
         if this.entry.state() != UNREGISTERED {
             // SAFETY: the entry is pinned inside `self` and deregistered in
             // `Drop`; `&mut self` makes us its only user; it only ever
@@ -170,22 +190,6 @@ impl Future for Sleep {
 
     fn poll(self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<()> {
         self.poll_elapsed(cx)
-    }
-}
-
-impl Drop for Sleep {
-    fn drop(&mut self) {
-        // A fired entry the driver has released needs no lock (most sleeps
-        // that were awaited to the end).
-        if self.entry.needs_deregister() {
-            // SAFETY: a registered entry was pinned (only a pinned `Sleep`
-            // registers) and we are its only user; after this the wheel no
-            // longer points at it.
-            unsafe {
-                self.handle
-                    .deregister(self.shard, NonNull::from(&self.entry))
-            };
-        }
     }
 }
 

@@ -16,6 +16,7 @@ use crate::driver::Handle;
 use crate::error::Elapsed;
 use crate::sleep::Sleep;
 use crate::Instant;
+use pin_project_lite::pin_project;
 use rt_core::task::coop;
 use std::future::{Future, IntoFuture};
 use std::pin::Pin;
@@ -63,15 +64,19 @@ pub fn timeout_at<F: IntoFuture>(deadline: Instant, future: F) -> Timeout<F::Int
     Timeout::new(future.into_future(), deadline)
 }
 
-/// The future returned by [`timeout`] and [`timeout_at`].
-#[must_use = "futures do nothing unless you `.await` or poll them"]
-#[derive(Debug)]
-pub struct Timeout<T> {
-    value: T,
-    deadline: Instant,
-    /// The timer, made on the first poll that finds `value` pending; never
-    /// moved once made (it is pinned along with the `Timeout`).
-    delay: Option<Sleep>,
+pin_project! {
+    /// The future returned by [`timeout`] and [`timeout_at`].
+    #[must_use = "futures do nothing unless you `.await` or poll them"]
+    #[derive(Debug)]
+    pub struct Timeout<T> {
+        #[pin]
+        value: T,
+        deadline: Instant,
+        // The timer, made on the first poll that finds `value` pending; never
+        // moved once made (it is pinned along with the `Timeout`).
+        #[pin]
+        delay: Option<Sleep>,
+    }
 }
 
 impl<T> Timeout<T> {
@@ -103,24 +108,20 @@ impl<T: Future> Future for Timeout<T> {
     type Output = Result<T::Output, Elapsed>;
 
     fn poll(self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<Self::Output> {
-        // SAFETY: `value` and `delay`'s `Sleep` are structurally pinned:
-        // nothing moves them out of a pinned `Timeout` (`into_inner` needs
-        // `self` by value, which a pinned `Timeout` only gives up when it is
-        // `Unpin`), and `delay` is only ever written while it is `None`.
-        let this = unsafe { self.get_unchecked_mut() };
-        // SAFETY: see above.
-        let value = unsafe { Pin::new_unchecked(&mut this.value) };
+        let this = self.project();
 
         let had_budget_before = coop::has_budget_remaining();
-        if let Poll::Ready(output) = value.poll(cx) {
+        if let Poll::Ready(output) = this.value.poll(cx) {
             return Poll::Ready(Ok(output));
         }
         let has_budget_now = coop::has_budget_remaining();
 
-        let deadline = this.deadline;
-        let delay = this.delay.get_or_insert_with(|| Sleep::new(deadline));
-        // SAFETY: see above; the `Sleep` stays in place from here on.
-        let mut delay = unsafe { Pin::new_unchecked(delay) };
+        let mut slot = this.delay;
+        if slot.is_none() {
+            // Written only while empty: a made `Sleep` stays in place.
+            slot.set(Some(Sleep::new(*this.deadline)));
+        }
+        let mut delay = slot.as_pin_mut().expect("the timer was just made");
         let elapsed = if had_budget_before && !has_budget_now {
             // The inner future spent the last unit: check the deadline
             // anyway, or it could stay hidden behind the budget forever.

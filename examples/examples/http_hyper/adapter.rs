@@ -8,6 +8,7 @@
 //!   uses for timeouts such as `header_read_timeout`.
 
 use hyper::rt::{Executor, ReadBufCursor, Sleep, Timer};
+use pin_project_lite::pin_project;
 use rt::io::{AsyncRead, AsyncWrite, ReadBuf};
 use std::future::Future;
 use std::io;
@@ -140,19 +141,19 @@ impl Timer for RtTimer {
     }
 }
 
-/// An rt sleep that hyper can hold as a `dyn hyper::rt::Sleep` (neither
-/// the trait nor rt's type is this crate's, hence the wrapper).
-struct RtSleep {
-    inner: rt::time::Sleep,
+pin_project! {
+    /// An rt sleep that hyper can hold as a `dyn hyper::rt::Sleep` (neither
+    /// the trait nor rt's type is this crate's, hence the wrapper).
+    struct RtSleep {
+        #[pin]
+        inner: rt::time::Sleep,
+    }
 }
 
 impl RtSleep {
     /// The pinned rt sleep inside a pinned wrapper.
     fn inner(self: Pin<&mut Self>) -> Pin<&mut rt::time::Sleep> {
-        // SAFETY: `inner` is structurally pinned: `RtSleep` never moves it
-        // out, has no `Drop` of its own and is `Unpin` only if the rt sleep
-        // is (it is not), so a pinned `RtSleep` keeps `inner` in place.
-        unsafe { self.map_unchecked_mut(|sleep| &mut sleep.inner) }
+        self.project().inner
     }
 }
 

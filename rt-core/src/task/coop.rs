@@ -10,6 +10,7 @@
 //! Outside a runtime, or inside [`unconstrained`], there is no budget and
 //! nothing is ever forced to yield.
 
+use pin_project_lite::pin_project;
 use std::cell::Cell;
 use std::future::Future;
 use std::pin::Pin;
@@ -155,19 +156,21 @@ pub fn unconstrained<F: Future>(inner: F) -> Unconstrained<F> {
     Unconstrained { inner }
 }
 
-/// The future returned by [`unconstrained`].
-#[derive(Debug)]
-#[must_use = "futures do nothing unless polled"]
-pub struct Unconstrained<F> {
-    inner: F,
+pin_project! {
+    /// The future returned by [`unconstrained`].
+    #[derive(Debug)]
+    #[must_use = "futures do nothing unless polled"]
+    pub struct Unconstrained<F> {
+        #[pin]
+        inner: F,
+    }
 }
 
 impl<F: Future> Future for Unconstrained<F> {
     type Output = F::Output;
 
     fn poll(self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<F::Output> {
-        // SAFETY: `inner` is structurally pinned; it is never moved out.
-        let inner = unsafe { self.map_unchecked_mut(|u| &mut u.inner) };
+        let inner = self.project().inner;
         with_budget_value(None, || inner.poll(cx))
     }
 }

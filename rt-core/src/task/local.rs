@@ -10,6 +10,7 @@
 use super::list::OwnedTasks;
 use super::{coop, Id, JoinHandle, Notified, Origin, Schedule, Task};
 use crate::util::AtomicWaker;
+use pin_project_lite::pin_project;
 use std::cell::{Cell, RefCell};
 use std::collections::VecDeque;
 use std::fmt;
@@ -308,26 +309,26 @@ impl fmt::Debug for LocalEnterGuard {
     }
 }
 
-struct RunUntil<'a, F> {
-    local_set: &'a LocalSet,
-    future: F,
+pin_project! {
+    struct RunUntil<'a, F> {
+        local_set: &'a LocalSet,
+        #[pin]
+        future: F,
+    }
 }
 
 impl<F: Future> Future for RunUntil<'_, F> {
     type Output = F::Output;
 
     fn poll(self: Pin<&mut Self>, cx: &mut TaskContext<'_>) -> Poll<F::Output> {
-        // SAFETY: `future` is structurally pinned; `local_set` is a plain
-        // reference and never moved out.
-        let me = unsafe { self.get_unchecked_mut() };
+        let me = self.project();
         let _enter = enter(&me.local_set.context);
         me.local_set
             .context
             .shared
             .waker
             .register_by_ref(cx.waker());
-        // SAFETY: `me.future` is never moved while pinned.
-        let future = unsafe { Pin::new_unchecked(&mut me.future) };
+        let future = me.future;
         if let Poll::Ready(out) = coop::with_budget(coop::DEFAULT_BUDGET, || future.poll(cx)) {
             return Poll::Ready(out);
         }

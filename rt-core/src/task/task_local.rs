@@ -7,6 +7,7 @@
 //! even on panic. Code running inside the poll therefore sees the value,
 //! and code elsewhere on the same thread (other tasks) does not.
 
+use pin_project_lite::pin_project;
 use std::cell::RefCell;
 use std::error::Error;
 use std::fmt;
@@ -246,21 +247,36 @@ impl fmt::Display for AccessError {
 
 impl Error for AccessError {}
 
-/// A future that sets a task-local value while it polls the future it
-/// wraps; made by [`LocalKey::scope`].
-#[must_use = "futures do nothing unless you `.await` or poll them"]
-pub struct TaskLocalFuture<T: 'static, F> {
-    key: &'static LocalKey<T>,
-    /// The value, while it is not swapped into the thread-local.
-    value: Option<T>,
-    /// `None` once the future completed. The only structurally pinned
-    /// field: it is polled through a pin and dropped in place.
-    future: Option<F>,
-}
+pin_project! {
+    /// A future that sets a task-local value while it polls the future it
+    /// wraps; made by [`LocalKey::scope`].
+    #[must_use = "futures do nothing unless you `.await` or poll them"]
+    pub struct TaskLocalFuture<T: 'static, F> {
+        key: &'static LocalKey<T>,
+        // The value, while it is not swapped into the thread-local. Never
+        // pinned, so the wrapper is `Unpin` whenever the future is.
+        value: Option<T>,
+        // `None` once the future completed; polled through a pin and
+        // dropped in place.
+        #[pin]
+        future: Option<F>,
+    }
 
-// Only `future` is pinned, so moving the wrapper is fine whenever moving the
-// future is; the value may move freely.
-impl<T: 'static, F: Unpin> Unpin for TaskLocalFuture<T, F> {}
+    impl<T: 'static, F> PinnedDrop for TaskLocalFuture<T, F> {
+        fn drop(this: Pin<&mut Self>) {
+            let this = this.project();
+            if !std::mem::needs_drop::<F>() || this.future.is_none() {
+                return;
+            }
+            let mut future = this.future;
+            // Drop the future with the value visible, as its destructor may
+            // read it. If the scope cannot be entered (the thread is
+            // exiting), it is dropped without the value by the field drop
+            // that follows.
+            let _ = this.key.enter(this.value, || future.set(None));
+        }
+    }
+}
 
 impl<T: 'static, F> TaskLocalFuture<T, F> {
     /// Takes the value out of the future, leaving the key unset for any
@@ -276,9 +292,7 @@ impl<T: 'static, F> TaskLocalFuture<T, F> {
     /// assert_eq!(fut.as_mut().take_value(), None);
     /// ```
     pub fn take_value(self: Pin<&mut Self>) -> Option<T> {
-        // SAFETY: only `value` is touched, which is never pinned.
-        let this = unsafe { self.get_unchecked_mut() };
-        this.value.take()
+        self.project().value.take()
     }
 }
 
@@ -287,23 +301,16 @@ impl<T: 'static, F: Future> Future for TaskLocalFuture<T, F> {
 
     #[track_caller]
     fn poll(self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<F::Output> {
-        // SAFETY: `future` is structurally pinned: it is never moved out of
-        // its place (only polled through a pin, or dropped there by setting
-        // the option to `None`), and `Self` is `Unpin` only when `F` is. The
-        // other fields are not pinned.
-        let this = unsafe { self.get_unchecked_mut() };
-        let key = this.key;
-        let future = &mut this.future;
-        let polled = key.enter(&mut this.value, || {
-            let Some(inner) = future.as_mut() else {
+        let this = self.project();
+        let mut future = this.future;
+        let polled = this.key.enter(this.value, || {
+            let Some(inner) = future.as_mut().as_pin_mut() else {
                 panic!("`TaskLocalFuture` polled after completion");
             };
-            // SAFETY: see above; `inner` stays where it is.
-            let inner = unsafe { Pin::new_unchecked(inner) };
             let polled = inner.poll(cx);
             if polled.is_ready() {
                 // Drop the finished future in place, inside the scope.
-                *future = None;
+                future.set(None);
             }
             polled
         });
@@ -311,20 +318,6 @@ impl<T: 'static, F: Future> Future for TaskLocalFuture<T, F> {
             Ok(polled) => polled,
             Err(e) => e.panic(),
         }
-    }
-}
-
-impl<T: 'static, F> Drop for TaskLocalFuture<T, F> {
-    fn drop(&mut self) {
-        if !std::mem::needs_drop::<F>() || self.future.is_none() {
-            return;
-        }
-        let key = self.key;
-        let future = &mut self.future;
-        // Drop the future with the value visible, as its destructor may read
-        // it. If the scope cannot be entered (the thread is exiting), it is
-        // dropped without the value by the field drop below.
-        let _ = key.enter(&mut self.value, || *future = None);
     }
 }
 

@@ -298,8 +298,9 @@ mod tests {
         }
 
         unsafe fn from_raw(ptr: NonNull<Entry>) -> Self::Handle {
-            // SAFETY: entries are leaked boxes in these tests.
-            unsafe { Pin::new_unchecked(&*ptr.as_ptr()) }
+            // SAFETY: entries are leaked boxes in these tests, live for
+            // the rest of the program.
+            Pin::static_ref(unsafe { &*ptr.as_ptr() })
         }
 
         unsafe fn pointers(target: NonNull<Entry>) -> NonNull<Pointers<Entry>> {
@@ -309,12 +310,11 @@ mod tests {
     }
 
     fn entry(value: i32) -> Pin<&'static Entry> {
-        let leaked: &'static Entry = Box::leak(Box::new(Entry {
+        // A leaked box never moves again.
+        Pin::static_ref(Box::leak(Box::new(Entry {
             value,
             pointers: Pointers::new(),
-        }));
-        // SAFETY: a leaked box never moves again.
-        unsafe { Pin::new_unchecked(leaked) }
+        })))
     }
 
     fn values(list: &LinkedList<ByRef>) -> Vec<i32> {

@@ -33,19 +33,24 @@
 //! ```
 
 use super::{AsyncBufRead, AsyncRead, AsyncSeek, AsyncWrite, ReadBuf};
+use pin_project_lite::pin_project;
 use std::io::{self, IoSlice, SeekFrom};
 use std::pin::Pin;
 use std::task::{ready, Context, Poll};
 
-/// A reader or writer of one trait family seen through the other's traits.
-///
-/// Build one with the extension traits of this module.
-#[derive(Debug)]
-pub struct Compat<T> {
-    inner: T,
-    /// The target of an rt-side `start_seek` not yet completed, or of a
-    /// futures-side `poll_seek` already started on the rt inner value.
-    seek_pos: Option<SeekFrom>,
+pin_project! {
+    /// A reader or writer of one trait family seen through the other's traits.
+    ///
+    /// Build one with the extension traits of this module.
+    #[derive(Debug)]
+    #[project = CompatProj]
+    pub struct Compat<T> {
+        #[pin]
+        inner: T,
+        // The target of an rt-side `start_seek` not yet completed, or of a
+        // futures-side `poll_seek` already started on the rt inner value.
+        seek_pos: Option<SeekFrom>,
+    }
 }
 
 impl<T> Compat<T> {
@@ -69,19 +74,6 @@ impl<T> Compat<T> {
     /// Unwraps the value.
     pub fn into_inner(self) -> T {
         self.inner
-    }
-
-    /// Pins the wrapped value and exposes the seek target beside it.
-    fn project(self: Pin<&mut Self>) -> (Pin<&mut T>, &mut Option<SeekFrom>) {
-        // SAFETY: `inner` is pinned structurally: `Compat` has no `Drop`
-        // impl, is `Unpin` only when `T` is (the auto trait), and never
-        // moves `inner` out of a pinned `Compat` (`into_inner` takes an
-        // owned, hence unpinned, value). `seek_pos` is not pinned and is
-        // only handed out as a plain reference.
-        unsafe {
-            let this = self.get_unchecked_mut();
-            (Pin::new_unchecked(&mut this.inner), &mut this.seek_pos)
-        }
     }
 }
 
@@ -151,7 +143,7 @@ impl<T: futures_io::AsyncRead> AsyncRead for Compat<T> {
         // futures-io reads into initialised bytes only.
         let unfilled = buf.initialize_unfilled();
         let room = unfilled.len();
-        let n = ready!(self.project().0.poll_read(cx, unfilled))?;
+        let n = ready!(self.project().inner.poll_read(cx, unfilled))?;
         if n > room {
             return Poll::Ready(Err(io::Error::new(
                 io::ErrorKind::InvalidData,
@@ -165,11 +157,11 @@ impl<T: futures_io::AsyncRead> AsyncRead for Compat<T> {
 
 impl<T: futures_io::AsyncBufRead> AsyncBufRead for Compat<T> {
     fn poll_fill_buf(self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<io::Result<&[u8]>> {
-        self.project().0.poll_fill_buf(cx)
+        self.project().inner.poll_fill_buf(cx)
     }
 
     fn consume(self: Pin<&mut Self>, amt: usize) {
-        self.project().0.consume(amt)
+        self.project().inner.consume(amt)
     }
 }
 
@@ -179,7 +171,7 @@ impl<T: futures_io::AsyncWrite> AsyncWrite for Compat<T> {
         cx: &mut Context<'_>,
         buf: &[u8],
     ) -> Poll<io::Result<usize>> {
-        self.project().0.poll_write(cx, buf)
+        self.project().inner.poll_write(cx, buf)
     }
 
     fn poll_write_vectored(
@@ -187,15 +179,15 @@ impl<T: futures_io::AsyncWrite> AsyncWrite for Compat<T> {
         cx: &mut Context<'_>,
         bufs: &[IoSlice<'_>],
     ) -> Poll<io::Result<usize>> {
-        self.project().0.poll_write_vectored(cx, bufs)
+        self.project().inner.poll_write_vectored(cx, bufs)
     }
 
     fn poll_flush(self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<io::Result<()>> {
-        self.project().0.poll_flush(cx)
+        self.project().inner.poll_flush(cx)
     }
 
     fn poll_shutdown(self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<io::Result<()>> {
-        self.project().0.poll_close(cx)
+        self.project().inner.poll_close(cx)
     }
 }
 
@@ -203,12 +195,12 @@ impl<T: futures_io::AsyncSeek> AsyncSeek for Compat<T> {
     fn start_seek(self: Pin<&mut Self>, position: SeekFrom) -> io::Result<()> {
         // futures-io seeks in one poll call; remember the target until
         // `poll_complete` drives it.
-        *self.project().1 = Some(position);
+        *self.project().seek_pos = Some(position);
         Ok(())
     }
 
     fn poll_complete(self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<io::Result<u64>> {
-        let (inner, seek_pos) = self.project();
+        let CompatProj { inner, seek_pos } = self.project();
         // Without a pending seek this reports the current position.
         let target = seek_pos.unwrap_or(SeekFrom::Current(0));
         let result = ready!(inner.poll_seek(cx, target));
@@ -226,18 +218,18 @@ impl<T: AsyncRead> futures_io::AsyncRead for Compat<T> {
         buf: &mut [u8],
     ) -> Poll<io::Result<usize>> {
         let mut read_buf = ReadBuf::new(buf);
-        ready!(self.project().0.poll_read(cx, &mut read_buf))?;
+        ready!(self.project().inner.poll_read(cx, &mut read_buf))?;
         Poll::Ready(Ok(read_buf.filled().len()))
     }
 }
 
 impl<T: AsyncBufRead> futures_io::AsyncBufRead for Compat<T> {
     fn poll_fill_buf(self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<io::Result<&[u8]>> {
-        self.project().0.poll_fill_buf(cx)
+        self.project().inner.poll_fill_buf(cx)
     }
 
     fn consume(self: Pin<&mut Self>, amt: usize) {
-        self.project().0.consume(amt)
+        self.project().inner.consume(amt)
     }
 }
 
@@ -247,7 +239,7 @@ impl<T: AsyncWrite> futures_io::AsyncWrite for Compat<T> {
         cx: &mut Context<'_>,
         buf: &[u8],
     ) -> Poll<io::Result<usize>> {
-        self.project().0.poll_write(cx, buf)
+        self.project().inner.poll_write(cx, buf)
     }
 
     fn poll_write_vectored(
@@ -255,15 +247,15 @@ impl<T: AsyncWrite> futures_io::AsyncWrite for Compat<T> {
         cx: &mut Context<'_>,
         bufs: &[IoSlice<'_>],
     ) -> Poll<io::Result<usize>> {
-        self.project().0.poll_write_vectored(cx, bufs)
+        self.project().inner.poll_write_vectored(cx, bufs)
     }
 
     fn poll_flush(self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<io::Result<()>> {
-        self.project().0.poll_flush(cx)
+        self.project().inner.poll_flush(cx)
     }
 
     fn poll_close(self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<io::Result<()>> {
-        self.project().0.poll_shutdown(cx)
+        self.project().inner.poll_shutdown(cx)
     }
 }
 
@@ -273,7 +265,10 @@ impl<T: AsyncSeek> futures_io::AsyncSeek for Compat<T> {
         cx: &mut Context<'_>,
         pos: SeekFrom,
     ) -> Poll<io::Result<u64>> {
-        let (mut inner, seek_pos) = self.project();
+        let CompatProj {
+            mut inner,
+            seek_pos,
+        } = self.project();
         // A seek to the same target that returned `Pending` is already
         // started; only a new target starts another.
         if *seek_pos != Some(pos) {

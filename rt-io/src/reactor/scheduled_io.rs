@@ -20,6 +20,7 @@
 //! either the waiter sees the new readiness, or the driver sees the waiter.
 
 use super::ready::{Interest, Ready};
+use pin_project_lite::pin_project;
 use rt_core::loom::cell::UnsafeCell;
 use rt_core::loom::sync::atomic::{AtomicUsize, Ordering};
 use rt_core::loom::sync::Mutex;
@@ -352,12 +353,23 @@ enum State {
     Done,
 }
 
-/// The future returned by [`ScheduledIo::readiness`].
-#[derive(Debug)]
-pub struct Readiness<'a> {
-    scheduled_io: &'a ScheduledIo,
-    state: State,
-    waiter: UnsafeCell<Waiter>,
+pin_project! {
+    /// The future returned by [`ScheduledIo::readiness`].
+    #[derive(Debug)]
+    pub struct Readiness<'a> {
+        scheduled_io: &'a ScheduledIo,
+        state: State,
+        // Linked into the resource's waiter list by address while
+        // `Waiting`, and unlinked by the pinned drop.
+        #[pin]
+        waiter: UnsafeCell<Waiter>,
+    }
+
+    impl PinnedDrop for Readiness<'_> {
+        fn drop(this: Pin<&mut Self>) {
+            this.into_ref().get_ref().leave_list();
+        }
+    }
 }
 
 // SAFETY: the waiter is only touched under the resource's lock (or by the
@@ -371,11 +383,10 @@ impl Future for Readiness<'_> {
     type Output = ReadyEvent;
 
     fn poll(self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<ReadyEvent> {
-        // SAFETY: the future is never moved out of; the waiter stays pinned.
-        let me = unsafe { self.get_unchecked_mut() };
-        let io = me.scheduled_io;
+        let me = self.project();
+        let io = *me.scheduled_io;
         loop {
-            match me.state {
+            match *me.state {
                 State::Init => {
                     let interest = me.waiter.with(|w| {
                         // SAFETY: not linked yet, so only we see it.
@@ -383,13 +394,13 @@ impl Future for Readiness<'_> {
                     });
                     let event = io.ready_event(interest);
                     if !event.ready.is_empty() || event.is_shutdown {
-                        me.state = State::Done;
+                        *me.state = State::Done;
                         return Poll::Ready(event);
                     }
                     let mut waiters = io.waiters.lock().unwrap_or_else(|e| e.into_inner());
                     let event = io.ready_event(interest);
                     if !event.ready.is_empty() || event.is_shutdown {
-                        me.state = State::Done;
+                        *me.state = State::Done;
                         return Poll::Ready(event);
                     }
                     let node = me.waiter.with_mut(|w| {
@@ -401,7 +412,7 @@ impl Future for Readiness<'_> {
                         }
                     });
                     waiters.list.push_front(node);
-                    me.state = State::Waiting;
+                    *me.state = State::Waiting;
                     return Poll::Pending;
                 }
                 State::Waiting => {
@@ -422,7 +433,7 @@ impl Future for Readiness<'_> {
                     if !ready {
                         return Poll::Pending;
                     }
-                    me.state = State::Done;
+                    *me.state = State::Done;
                 }
                 State::Done => {
                     let interest = me.waiter.with(|w| {
@@ -437,8 +448,9 @@ impl Future for Readiness<'_> {
     }
 }
 
-impl Drop for Readiness<'_> {
-    fn drop(&mut self) {
+impl Readiness<'_> {
+    /// Unlinks the waiter if it is still in the resource's list.
+    fn leave_list(&self) {
         if self.state != State::Waiting {
             return;
         }

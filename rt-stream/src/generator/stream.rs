@@ -8,6 +8,7 @@ use core::task::{Context, Poll};
 use std::sync::Arc;
 
 use futures_core::Stream;
+use pin_project_lite::pin_project;
 
 use super::sender::{Sender, Slot};
 
@@ -74,23 +75,15 @@ where
     }
 }
 
-/// Stream for [`stream_fn`].
-#[must_use = "streams do nothing unless polled"]
-pub struct AsyncStream<T, Fut> {
-    slot: Arc<Slot<T>>,
-    // Structurally pinned; `None` once the body has completed.
-    body: Option<Fut>,
-}
-
-impl<T, Fut> AsyncStream<T, Fut> {
-    fn project(self: Pin<&mut Self>) -> (&Slot<T>, Pin<&mut Option<Fut>>) {
-        // SAFETY: only `body` is structurally pinned. The stream never moves
-        // it while pinned (it is dropped in place through `Pin::set`), has
-        // no `Drop` impl, and is `Unpin` only when `Fut` is.
-        unsafe {
-            let this = self.get_unchecked_mut();
-            (&this.slot, Pin::new_unchecked(&mut this.body))
-        }
+pin_project! {
+    /// Stream for [`stream_fn`].
+    #[must_use = "streams do nothing unless polled"]
+    #[project = AsyncStreamProj]
+    pub struct AsyncStream<T, Fut> {
+        slot: Arc<Slot<T>>,
+        // `None` once the body has completed.
+        #[pin]
+        body: Option<Fut>,
     }
 }
 
@@ -106,7 +99,7 @@ impl<T, Fut: Future<Output = ()>> Stream for AsyncStream<T, Fut> {
     type Item = T;
 
     fn poll_next(self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<Option<T>> {
-        let (slot, mut body) = self.project();
+        let AsyncStreamProj { slot, mut body } = self.project();
         let finished = match body.as_mut().as_pin_mut() {
             Some(running) => running.poll(cx).is_ready(),
             None => true,
@@ -131,31 +124,18 @@ impl<T, Fut: Future<Output = ()>> Stream for AsyncStream<T, Fut> {
     }
 }
 
-/// Stream for [`try_stream_fn`].
-#[must_use = "streams do nothing unless polled"]
-pub struct TryAsyncStream<T, E, Fut> {
-    slot: Arc<Slot<T>>,
-    // Structurally pinned; `None` once the body has completed.
-    body: Option<Fut>,
-    // The body's error, held back while an item sent before it is handed
-    // out first.
-    error: Option<E>,
-}
-
-impl<T, E, Fut> TryAsyncStream<T, E, Fut> {
-    fn project(self: Pin<&mut Self>) -> (&Slot<T>, Pin<&mut Option<Fut>>, &mut Option<E>) {
-        // SAFETY: only `body` is structurally pinned. The stream never moves
-        // it while pinned (it is dropped in place through `Pin::set`), has
-        // no `Drop` impl, and is `Unpin` only when `Fut` (and `E`) are; the
-        // other fields are never pinned.
-        unsafe {
-            let this = self.get_unchecked_mut();
-            (
-                &this.slot,
-                Pin::new_unchecked(&mut this.body),
-                &mut this.error,
-            )
-        }
+pin_project! {
+    /// Stream for [`try_stream_fn`].
+    #[must_use = "streams do nothing unless polled"]
+    #[project = TryAsyncStreamProj]
+    pub struct TryAsyncStream<T, E, Fut> {
+        slot: Arc<Slot<T>>,
+        // `None` once the body has completed.
+        #[pin]
+        body: Option<Fut>,
+        // The body's error, held back while an item sent before it is handed
+        // out first.
+        error: Option<E>,
     }
 }
 
@@ -171,7 +151,11 @@ impl<T, E, Fut: Future<Output = Result<(), E>>> Stream for TryAsyncStream<T, E, 
     type Item = Result<T, E>;
 
     fn poll_next(self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<Option<Result<T, E>>> {
-        let (slot, mut body, error) = self.project();
+        let TryAsyncStreamProj {
+            slot,
+            mut body,
+            error,
+        } = self.project();
         let finished = match body.as_mut().as_pin_mut() {
             Some(running) => match running.poll(cx) {
                 Poll::Ready(result) => {

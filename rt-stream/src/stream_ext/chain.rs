@@ -4,16 +4,22 @@ use core::pin::Pin;
 use core::task::{ready, Context, Poll};
 
 use futures_core::Stream;
+use pin_project_lite::pin_project;
 
 use super::size_hint::add_hints;
 use super::Fuse;
 
-/// Stream for [`StreamExt::chain`](crate::StreamExt::chain).
-#[derive(Debug)]
-#[must_use = "streams do nothing unless polled"]
-pub struct Chain<T, U> {
-    first: Fuse<T>,
-    second: U,
+pin_project! {
+    /// Stream for [`StreamExt::chain`](crate::StreamExt::chain).
+    #[derive(Debug)]
+    #[must_use = "streams do nothing unless polled"]
+    #[project = ChainProj]
+    pub struct Chain<T, U> {
+        #[pin]
+        first: Fuse<T>,
+        #[pin]
+        second: U,
+    }
 }
 
 impl<T, U> Chain<T, U> {
@@ -21,19 +27,6 @@ impl<T, U> Chain<T, U> {
         Chain {
             first: Fuse::new(first),
             second,
-        }
-    }
-
-    fn project(self: Pin<&mut Self>) -> (Pin<&mut Fuse<T>>, Pin<&mut U>) {
-        // SAFETY: both fields are structurally pinned. `Chain` never moves
-        // them while pinned, has no `Drop` impl, and is `Unpin` only when
-        // both are.
-        unsafe {
-            let this = self.get_unchecked_mut();
-            (
-                Pin::new_unchecked(&mut this.first),
-                Pin::new_unchecked(&mut this.second),
-            )
         }
     }
 }
@@ -46,7 +39,7 @@ where
     type Item = T::Item;
 
     fn poll_next(self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<Option<T::Item>> {
-        let (first, second) = self.project();
+        let ChainProj { first, second } = self.project();
         if let Some(item) = ready!(first.poll_next(cx)) {
             return Poll::Ready(Some(item));
         }

@@ -37,6 +37,7 @@ pub(crate) mod sealed {
     }
 }
 
+use pin_project_lite::pin_project;
 use sealed::Collector;
 
 impl<T> FromStream<T> for () {}
@@ -161,16 +162,20 @@ impl<T, E, C: FromStream<T>> Collector<Result<T, E>> for Result<C, E> {
     }
 }
 
-/// Future for [`StreamExt::collect`](crate::StreamExt::collect).
-#[must_use = "futures do nothing unless you `.await` or poll them"]
-pub struct Collect<St, C>
-where
-    St: Stream,
-    C: FromStream<St::Item>,
-{
-    stream: St,
-    // `None` only after the future has completed.
-    building: Option<C::Building>,
+pin_project! {
+    /// Future for [`StreamExt::collect`](crate::StreamExt::collect).
+    #[must_use = "futures do nothing unless you `.await` or poll them"]
+    #[project = CollectProj]
+    pub struct Collect<St, C>
+    where
+        St: Stream,
+        C: FromStream<St::Item>,
+    {
+        #[pin]
+        stream: St,
+        // `None` only after the future has completed.
+        building: Option<C::Building>,
+    }
 }
 
 impl<St, C> Collect<St, C>
@@ -183,16 +188,6 @@ where
         Collect {
             stream,
             building: Some(building),
-        }
-    }
-
-    fn project(self: Pin<&mut Self>) -> (Pin<&mut St>, &mut Option<C::Building>) {
-        // SAFETY: only `stream` is structurally pinned. `Collect` never moves
-        // it while pinned, has no `Drop` impl, and is `Unpin` only when `St`
-        // is; the collection being built is never pinned.
-        unsafe {
-            let this = self.get_unchecked_mut();
-            (Pin::new_unchecked(&mut this.stream), &mut this.building)
         }
     }
 }
@@ -217,7 +212,10 @@ where
     type Output = C;
 
     fn poll(self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<C> {
-        let (mut stream, building) = self.project();
+        let CollectProj {
+            mut stream,
+            building,
+        } = self.project();
         loop {
             let item = ready!(stream.as_mut().poll_next(cx));
             let collection = building.as_mut().expect("Collect polled after completion");

@@ -5,27 +5,22 @@ use core::pin::Pin;
 use core::task::{ready, Context, Poll};
 
 use futures_core::Stream;
+use pin_project_lite::pin_project;
 
-/// Stream for [`StreamExt::filter`](crate::StreamExt::filter).
-#[must_use = "streams do nothing unless polled"]
-pub struct Filter<St, F> {
-    stream: St,
-    f: F,
+pin_project! {
+    /// Stream for [`StreamExt::filter`](crate::StreamExt::filter).
+    #[must_use = "streams do nothing unless polled"]
+    #[project = FilterProj]
+    pub struct Filter<St, F> {
+        #[pin]
+        stream: St,
+        f: F,
+    }
 }
 
 impl<St, F> Filter<St, F> {
     pub(super) fn new(stream: St, f: F) -> Self {
         Filter { stream, f }
-    }
-
-    fn project(self: Pin<&mut Self>) -> (Pin<&mut St>, &mut F) {
-        // SAFETY: only `stream` is structurally pinned. `Filter` never moves
-        // it while pinned, has no `Drop` impl, and is `Unpin` only when `St`
-        // is; `f` is never pinned.
-        unsafe {
-            let this = self.get_unchecked_mut();
-            (Pin::new_unchecked(&mut this.stream), &mut this.f)
-        }
     }
 }
 
@@ -45,7 +40,7 @@ where
     type Item = St::Item;
 
     fn poll_next(self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<Option<St::Item>> {
-        let (mut stream, f) = self.project();
+        let FilterProj { mut stream, f } = self.project();
         loop {
             match ready!(stream.as_mut().poll_next(cx)) {
                 Some(item) if f(&item) => return Poll::Ready(Some(item)),

@@ -5,27 +5,22 @@ use core::pin::Pin;
 use core::task::{ready, Context, Poll};
 
 use futures_core::Stream;
+use pin_project_lite::pin_project;
 
-/// Stream for [`StreamExt::filter_map`](crate::StreamExt::filter_map).
-#[must_use = "streams do nothing unless polled"]
-pub struct FilterMap<St, F> {
-    stream: St,
-    f: F,
+pin_project! {
+    /// Stream for [`StreamExt::filter_map`](crate::StreamExt::filter_map).
+    #[must_use = "streams do nothing unless polled"]
+    #[project = FilterMapProj]
+    pub struct FilterMap<St, F> {
+        #[pin]
+        stream: St,
+        f: F,
+    }
 }
 
 impl<St, F> FilterMap<St, F> {
     pub(super) fn new(stream: St, f: F) -> Self {
         FilterMap { stream, f }
-    }
-
-    fn project(self: Pin<&mut Self>) -> (Pin<&mut St>, &mut F) {
-        // SAFETY: only `stream` is structurally pinned. `FilterMap` never
-        // moves it while pinned, has no `Drop` impl, and is `Unpin` only when
-        // `St` is; `f` is never pinned.
-        unsafe {
-            let this = self.get_unchecked_mut();
-            (Pin::new_unchecked(&mut this.stream), &mut this.f)
-        }
     }
 }
 
@@ -45,7 +40,7 @@ where
     type Item = T;
 
     fn poll_next(self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<Option<T>> {
-        let (mut stream, f) = self.project();
+        let FilterMapProj { mut stream, f } = self.project();
         loop {
             match ready!(stream.as_mut().poll_next(cx)) {
                 Some(item) => {

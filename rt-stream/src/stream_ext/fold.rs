@@ -6,15 +6,20 @@ use core::pin::Pin;
 use core::task::{ready, Context, Poll};
 
 use futures_core::Stream;
+use pin_project_lite::pin_project;
 
-/// Future for [`StreamExt::fold`](crate::StreamExt::fold): every item
-/// combined into an accumulator, which is the output.
-#[must_use = "futures do nothing unless you `.await` or poll them"]
-pub struct FoldFuture<St, B, F> {
-    stream: St,
-    // `None` only after the future has completed.
-    acc: Option<B>,
-    f: F,
+pin_project! {
+    /// Future for [`StreamExt::fold`](crate::StreamExt::fold): every item
+    /// combined into an accumulator, which is the output.
+    #[must_use = "futures do nothing unless you `.await` or poll them"]
+    #[project = FoldFutureProj]
+    pub struct FoldFuture<St, B, F> {
+        #[pin]
+        stream: St,
+        // `None` only after the future has completed.
+        acc: Option<B>,
+        f: F,
+    }
 }
 
 impl<St, B, F> FoldFuture<St, B, F> {
@@ -23,20 +28,6 @@ impl<St, B, F> FoldFuture<St, B, F> {
             stream,
             acc: Some(init),
             f,
-        }
-    }
-
-    fn project(self: Pin<&mut Self>) -> (Pin<&mut St>, &mut Option<B>, &mut F) {
-        // SAFETY: only `stream` is structurally pinned. `FoldFuture` never
-        // moves it while pinned, has no `Drop` impl, and is `Unpin` only when
-        // `St` is; `acc` and `f` are never pinned.
-        unsafe {
-            let this = self.get_unchecked_mut();
-            (
-                Pin::new_unchecked(&mut this.stream),
-                &mut this.acc,
-                &mut this.f,
-            )
         }
     }
 }
@@ -58,7 +49,7 @@ where
     type Output = B;
 
     fn poll(self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<B> {
-        let (mut stream, acc, f) = self.project();
+        let FoldFutureProj { mut stream, acc, f } = self.project();
         loop {
             let item = ready!(stream.as_mut().poll_next(cx));
             let current = acc.take().expect("FoldFuture polled after completion");

@@ -4,16 +4,20 @@ use core::pin::Pin;
 use core::task::{Context, Poll};
 
 use futures_core::{FusedStream, Stream};
+use pin_project_lite::pin_project;
 
-/// Stream for [`StreamExt::fuse`](crate::StreamExt::fuse).
-///
-/// The inner stream is dropped as soon as it yields `None`, so it is never
-/// polled again and its resources are released early.
-#[derive(Debug)]
-#[must_use = "streams do nothing unless polled"]
-pub struct Fuse<St> {
-    // Structurally pinned; `None` once the stream has ended.
-    stream: Option<St>,
+pin_project! {
+    /// Stream for [`StreamExt::fuse`](crate::StreamExt::fuse).
+    ///
+    /// The inner stream is dropped as soon as it yields `None`, so it is never
+    /// polled again and its resources are released early.
+    #[derive(Debug)]
+    #[must_use = "streams do nothing unless polled"]
+    pub struct Fuse<St> {
+        // `None` once the stream has ended.
+        #[pin]
+        stream: Option<St>,
+    }
 }
 
 impl<St> Fuse<St> {
@@ -22,20 +26,13 @@ impl<St> Fuse<St> {
             stream: Some(stream),
         }
     }
-
-    fn project(self: Pin<&mut Self>) -> Pin<&mut Option<St>> {
-        // SAFETY: `stream` is structurally pinned: `Fuse` never moves it out
-        // while pinned (it is only dropped in place through `Pin::set`), has
-        // no `Drop` impl, and is `Unpin` only when `St` is.
-        unsafe { self.map_unchecked_mut(|this| &mut this.stream) }
-    }
 }
 
 impl<St: Stream> Stream for Fuse<St> {
     type Item = St::Item;
 
     fn poll_next(self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<Option<St::Item>> {
-        let mut slot = self.project();
+        let mut slot = self.project().stream;
         let Some(stream) = slot.as_mut().as_pin_mut() else {
             return Poll::Ready(None);
         };

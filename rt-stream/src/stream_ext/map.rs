@@ -5,27 +5,22 @@ use core::pin::Pin;
 use core::task::{Context, Poll};
 
 use futures_core::Stream;
+use pin_project_lite::pin_project;
 
-/// Stream for [`StreamExt::map`](crate::StreamExt::map).
-#[must_use = "streams do nothing unless polled"]
-pub struct Map<St, F> {
-    stream: St,
-    f: F,
+pin_project! {
+    /// Stream for [`StreamExt::map`](crate::StreamExt::map).
+    #[must_use = "streams do nothing unless polled"]
+    #[project = MapProj]
+    pub struct Map<St, F> {
+        #[pin]
+        stream: St,
+        f: F,
+    }
 }
 
 impl<St, F> Map<St, F> {
     pub(super) fn new(stream: St, f: F) -> Self {
         Map { stream, f }
-    }
-
-    fn project(self: Pin<&mut Self>) -> (Pin<&mut St>, &mut F) {
-        // SAFETY: only `stream` is structurally pinned. `Map` never moves it
-        // while pinned, has no `Drop` impl, and is `Unpin` only when `St` is;
-        // `f` is never pinned, so handing it out by `&mut` is fine.
-        unsafe {
-            let this = self.get_unchecked_mut();
-            (Pin::new_unchecked(&mut this.stream), &mut this.f)
-        }
     }
 }
 
@@ -43,7 +38,7 @@ where
     type Item = T;
 
     fn poll_next(self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<Option<T>> {
-        let (stream, f) = self.project();
+        let MapProj { stream, f } = self.project();
         stream.poll_next(cx).map(|item| item.map(f))
     }
 

@@ -5,15 +5,20 @@ use core::pin::Pin;
 use core::task::{ready, Context, Poll};
 
 use futures_core::Stream;
+use pin_project_lite::pin_project;
 
-/// Stream for [`StreamExt::map_while`](crate::StreamExt::map_while).
-#[must_use = "streams do nothing unless polled"]
-pub struct MapWhile<St, F> {
-    stream: St,
-    f: F,
-    // Set when the closure or the stream has ended the sequence; the inner
-    // stream is not polled again after that.
-    done: bool,
+pin_project! {
+    /// Stream for [`StreamExt::map_while`](crate::StreamExt::map_while).
+    #[must_use = "streams do nothing unless polled"]
+    #[project = MapWhileProj]
+    pub struct MapWhile<St, F> {
+        #[pin]
+        stream: St,
+        f: F,
+        // Set when the closure or the stream has ended the sequence; the inner
+        // stream is not polled again after that.
+        done: bool,
+    }
 }
 
 impl<St, F> MapWhile<St, F> {
@@ -22,20 +27,6 @@ impl<St, F> MapWhile<St, F> {
             stream,
             f,
             done: false,
-        }
-    }
-
-    fn project(self: Pin<&mut Self>) -> (Pin<&mut St>, &mut F, &mut bool) {
-        // SAFETY: only `stream` is structurally pinned. `MapWhile` never moves
-        // it while pinned, has no `Drop` impl, and is `Unpin` only when `St`
-        // is; the other fields are never pinned.
-        unsafe {
-            let this = self.get_unchecked_mut();
-            (
-                Pin::new_unchecked(&mut this.stream),
-                &mut this.f,
-                &mut this.done,
-            )
         }
     }
 }
@@ -57,7 +48,7 @@ where
     type Item = T;
 
     fn poll_next(self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<Option<T>> {
-        let (stream, f, done) = self.project();
+        let MapWhileProj { stream, f, done } = self.project();
         if *done {
             return Poll::Ready(None);
         }

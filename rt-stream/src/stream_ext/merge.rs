@@ -4,22 +4,28 @@ use core::pin::Pin;
 use core::task::{Context, Poll};
 
 use futures_core::Stream;
+use pin_project_lite::pin_project;
 
 use super::size_hint::add_hints;
 use super::Fuse;
 
-/// Stream for [`StreamExt::merge`](crate::StreamExt::merge).
-///
-/// Each poll asks first the side that was asked second last time, so two
-/// streams that are always ready take strict turns. There is no waker logic
-/// here: the caller's context goes to both sides, and whichever becomes
-/// ready wakes the task.
-#[derive(Debug)]
-#[must_use = "streams do nothing unless polled"]
-pub struct Merge<T, U> {
-    a: Fuse<T>,
-    b: Fuse<U>,
-    a_first: bool,
+pin_project! {
+    /// Stream for [`StreamExt::merge`](crate::StreamExt::merge).
+    ///
+    /// Each poll asks first the side that was asked second last time, so two
+    /// streams that are always ready take strict turns. There is no waker logic
+    /// here: the caller's context goes to both sides, and whichever becomes
+    /// ready wakes the task.
+    #[derive(Debug)]
+    #[must_use = "streams do nothing unless polled"]
+    #[project = MergeProj]
+    pub struct Merge<T, U> {
+        #[pin]
+        a: Fuse<T>,
+        #[pin]
+        b: Fuse<U>,
+        a_first: bool,
+    }
 }
 
 impl<T, U> Merge<T, U> {
@@ -28,20 +34,6 @@ impl<T, U> Merge<T, U> {
             a: Fuse::new(a),
             b: Fuse::new(b),
             a_first: true,
-        }
-    }
-
-    fn project(self: Pin<&mut Self>) -> (Pin<&mut Fuse<T>>, Pin<&mut Fuse<U>>, &mut bool) {
-        // SAFETY: `a` and `b` are structurally pinned. `Merge` never moves
-        // them while pinned, has no `Drop` impl, and is `Unpin` only when both
-        // are; `a_first` is never pinned.
-        unsafe {
-            let this = self.get_unchecked_mut();
-            (
-                Pin::new_unchecked(&mut this.a),
-                Pin::new_unchecked(&mut this.b),
-                &mut this.a_first,
-            )
         }
     }
 }
@@ -54,7 +46,7 @@ where
     type Item = T::Item;
 
     fn poll_next(self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<Option<T::Item>> {
-        let (a, b, a_first) = self.project();
+        let MergeProj { a, b, a_first } = self.project();
         let poll_a_first = *a_first;
         *a_first = !poll_a_first;
         if poll_a_first {

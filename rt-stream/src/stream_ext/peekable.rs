@@ -6,15 +6,20 @@ use core::pin::Pin;
 use core::task::{ready, Context, Poll};
 
 use futures_core::Stream;
+use pin_project_lite::pin_project;
 
 use super::Fuse;
 
-/// Stream for [`StreamExt::peekable`](crate::StreamExt::peekable).
-#[derive(Debug)]
-#[must_use = "streams do nothing unless polled"]
-pub struct Peekable<St: Stream> {
-    stream: Fuse<St>,
-    peeked: Option<St::Item>,
+pin_project! {
+    /// Stream for [`StreamExt::peekable`](crate::StreamExt::peekable).
+    #[derive(Debug)]
+    #[must_use = "streams do nothing unless polled"]
+    #[project = PeekableProj]
+    pub struct Peekable<St: Stream> {
+        #[pin]
+        stream: Fuse<St>,
+        peeked: Option<St::Item>,
+    }
 }
 
 impl<St: Stream> Peekable<St> {
@@ -22,16 +27,6 @@ impl<St: Stream> Peekable<St> {
         Peekable {
             stream: Fuse::new(stream),
             peeked: None,
-        }
-    }
-
-    fn project(self: Pin<&mut Self>) -> (Pin<&mut Fuse<St>>, &mut Option<St::Item>) {
-        // SAFETY: only `stream` is structurally pinned. `Peekable` never
-        // moves it while pinned, has no `Drop` impl, and is `Unpin` only when
-        // `St` is; `peeked` is never pinned.
-        unsafe {
-            let this = self.get_unchecked_mut();
-            (Pin::new_unchecked(&mut this.stream), &mut this.peeked)
         }
     }
 
@@ -53,7 +48,7 @@ impl<St: Stream> Peekable<St> {
     /// Polls until an item is held in the peek slot or the stream has
     /// ended, and returns a reference to it.
     pub fn poll_peek(self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<Option<&St::Item>> {
-        let (stream, peeked) = self.project();
+        let PeekableProj { stream, peeked } = self.project();
         if peeked.is_none() {
             *peeked = ready!(stream.poll_next(cx));
         }
@@ -65,15 +60,11 @@ impl<St: Stream> Peekable<St> {
     }
 }
 
-// The peeked item is never pinned, so only the stream decides whether the
-// adapter may move.
-impl<St: Stream + Unpin> Unpin for Peekable<St> {}
-
 impl<St: Stream> Stream for Peekable<St> {
     type Item = St::Item;
 
     fn poll_next(self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<Option<St::Item>> {
-        let (stream, peeked) = self.project();
+        let PeekableProj { stream, peeked } = self.project();
         if let Some(item) = peeked.take() {
             return Poll::Ready(Some(item));
         }

@@ -4,13 +4,18 @@ use core::pin::Pin;
 use core::task::{ready, Context, Poll};
 
 use futures_core::Stream;
+use pin_project_lite::pin_project;
 
-/// Stream for [`StreamExt::skip`](crate::StreamExt::skip).
-#[derive(Debug)]
-#[must_use = "streams do nothing unless polled"]
-pub struct Skip<St> {
-    stream: St,
-    remaining: usize,
+pin_project! {
+    /// Stream for [`StreamExt::skip`](crate::StreamExt::skip).
+    #[derive(Debug)]
+    #[must_use = "streams do nothing unless polled"]
+    #[project = SkipProj]
+    pub struct Skip<St> {
+        #[pin]
+        stream: St,
+        remaining: usize,
+    }
 }
 
 impl<St> Skip<St> {
@@ -20,22 +25,16 @@ impl<St> Skip<St> {
             remaining: n,
         }
     }
-
-    fn project(self: Pin<&mut Self>) -> (Pin<&mut St>, &mut usize) {
-        // SAFETY: only `stream` is structurally pinned. `Skip` never moves it
-        // while pinned, has no `Drop` impl, and is `Unpin` only when `St` is.
-        unsafe {
-            let this = self.get_unchecked_mut();
-            (Pin::new_unchecked(&mut this.stream), &mut this.remaining)
-        }
-    }
 }
 
 impl<St: Stream> Stream for Skip<St> {
     type Item = St::Item;
 
     fn poll_next(self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<Option<St::Item>> {
-        let (mut stream, remaining) = self.project();
+        let SkipProj {
+            mut stream,
+            remaining,
+        } = self.project();
         loop {
             let item = ready!(stream.as_mut().poll_next(cx));
             if *remaining == 0 || item.is_none() {

@@ -5,14 +5,19 @@ use core::pin::Pin;
 use core::task::{ready, Context, Poll};
 
 use futures_core::Stream;
+use pin_project_lite::pin_project;
 
-/// Stream for [`StreamExt::skip_while`](crate::StreamExt::skip_while).
-#[must_use = "streams do nothing unless polled"]
-pub struct SkipWhile<St, F> {
-    stream: St,
-    // Dropped once the first item got through: the predicate is never called
-    // again.
-    predicate: Option<F>,
+pin_project! {
+    /// Stream for [`StreamExt::skip_while`](crate::StreamExt::skip_while).
+    #[must_use = "streams do nothing unless polled"]
+    #[project = SkipWhileProj]
+    pub struct SkipWhile<St, F> {
+        #[pin]
+        stream: St,
+        // Dropped once the first item got through: the predicate is never called
+        // again.
+        predicate: Option<F>,
+    }
 }
 
 impl<St, F> SkipWhile<St, F> {
@@ -20,16 +25,6 @@ impl<St, F> SkipWhile<St, F> {
         SkipWhile {
             stream,
             predicate: Some(predicate),
-        }
-    }
-
-    fn project(self: Pin<&mut Self>) -> (Pin<&mut St>, &mut Option<F>) {
-        // SAFETY: only `stream` is structurally pinned. `SkipWhile` never
-        // moves it while pinned, has no `Drop` impl, and is `Unpin` only when
-        // `St` is; `predicate` is never pinned.
-        unsafe {
-            let this = self.get_unchecked_mut();
-            (Pin::new_unchecked(&mut this.stream), &mut this.predicate)
         }
     }
 }
@@ -51,7 +46,10 @@ where
     type Item = St::Item;
 
     fn poll_next(self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<Option<St::Item>> {
-        let (mut stream, predicate) = self.project();
+        let SkipWhileProj {
+            mut stream,
+            predicate,
+        } = self.project();
         loop {
             let item = ready!(stream.as_mut().poll_next(cx));
             let Some(skip) = predicate.as_mut() else {

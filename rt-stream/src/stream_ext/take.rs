@@ -4,16 +4,21 @@ use core::pin::Pin;
 use core::task::{ready, Context, Poll};
 
 use futures_core::Stream;
+use pin_project_lite::pin_project;
 
-/// Stream for [`StreamExt::take`](crate::StreamExt::take).
-///
-/// Once `n` items have been yielded, or the inner stream has ended, the
-/// inner stream is not polled again.
-#[derive(Debug)]
-#[must_use = "streams do nothing unless polled"]
-pub struct Take<St> {
-    stream: St,
-    remaining: usize,
+pin_project! {
+    /// Stream for [`StreamExt::take`](crate::StreamExt::take).
+    ///
+    /// Once `n` items have been yielded, or the inner stream has ended, the
+    /// inner stream is not polled again.
+    #[derive(Debug)]
+    #[must_use = "streams do nothing unless polled"]
+    #[project = TakeProj]
+    pub struct Take<St> {
+        #[pin]
+        stream: St,
+        remaining: usize,
+    }
 }
 
 impl<St> Take<St> {
@@ -23,22 +28,13 @@ impl<St> Take<St> {
             remaining: n,
         }
     }
-
-    fn project(self: Pin<&mut Self>) -> (Pin<&mut St>, &mut usize) {
-        // SAFETY: only `stream` is structurally pinned. `Take` never moves it
-        // while pinned, has no `Drop` impl, and is `Unpin` only when `St` is.
-        unsafe {
-            let this = self.get_unchecked_mut();
-            (Pin::new_unchecked(&mut this.stream), &mut this.remaining)
-        }
-    }
 }
 
 impl<St: Stream> Stream for Take<St> {
     type Item = St::Item;
 
     fn poll_next(self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<Option<St::Item>> {
-        let (stream, remaining) = self.project();
+        let TakeProj { stream, remaining } = self.project();
         if *remaining == 0 {
             return Poll::Ready(None);
         }

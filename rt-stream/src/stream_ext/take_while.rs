@@ -6,15 +6,20 @@ use core::pin::Pin;
 use core::task::{ready, Context, Poll};
 
 use futures_core::Stream;
+use pin_project_lite::pin_project;
 
-/// Stream for [`StreamExt::take_while`](crate::StreamExt::take_while).
-#[must_use = "streams do nothing unless polled"]
-pub struct TakeWhile<St, F> {
-    stream: St,
-    predicate: F,
-    // Set once an item was rejected or the stream ended; the inner stream
-    // is not polled after that.
-    done: bool,
+pin_project! {
+    /// Stream for [`StreamExt::take_while`](crate::StreamExt::take_while).
+    #[must_use = "streams do nothing unless polled"]
+    #[project = TakeWhileProj]
+    pub struct TakeWhile<St, F> {
+        #[pin]
+        stream: St,
+        predicate: F,
+        // Set once an item was rejected or the stream ended; the inner stream
+        // is not polled after that.
+        done: bool,
+    }
 }
 
 impl<St, F> TakeWhile<St, F> {
@@ -23,20 +28,6 @@ impl<St, F> TakeWhile<St, F> {
             stream,
             predicate,
             done: false,
-        }
-    }
-
-    fn project(self: Pin<&mut Self>) -> (Pin<&mut St>, &mut F, &mut bool) {
-        // SAFETY: only `stream` is structurally pinned. `TakeWhile` never
-        // moves it while pinned, has no `Drop` impl, and is `Unpin` only when
-        // `St` is; the other fields are never pinned.
-        unsafe {
-            let this = self.get_unchecked_mut();
-            (
-                Pin::new_unchecked(&mut this.stream),
-                &mut this.predicate,
-                &mut this.done,
-            )
         }
     }
 }
@@ -58,7 +49,11 @@ where
     type Item = St::Item;
 
     fn poll_next(self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<Option<St::Item>> {
-        let (stream, predicate, done) = self.project();
+        let TakeWhileProj {
+            stream,
+            predicate,
+            done,
+        } = self.project();
         if *done {
             return Poll::Ready(None);
         }

@@ -6,16 +6,22 @@ use core::pin::Pin;
 use core::task::{ready, Context, Poll};
 
 use futures_core::Stream;
+use pin_project_lite::pin_project;
 
-/// Stream for [`StreamExt::then`](crate::StreamExt::then).
-///
-/// At most one future is in flight: the next item is not pulled from the
-/// inner stream until the current future has finished.
-#[must_use = "streams do nothing unless polled"]
-pub struct Then<St, Fut, F> {
-    stream: St,
-    future: Option<Fut>,
-    f: F,
+pin_project! {
+    /// Stream for [`StreamExt::then`](crate::StreamExt::then).
+    ///
+    /// At most one future is in flight: the next item is not pulled from the
+    /// inner stream until the current future has finished.
+    #[must_use = "streams do nothing unless polled"]
+    #[project = ThenProj]
+    pub struct Then<St, Fut, F> {
+        #[pin]
+        stream: St,
+        #[pin]
+        future: Option<Fut>,
+        f: F,
+    }
 }
 
 impl<St, Fut, F> Then<St, Fut, F> {
@@ -24,21 +30,6 @@ impl<St, Fut, F> Then<St, Fut, F> {
             stream,
             future: None,
             f,
-        }
-    }
-
-    fn project(self: Pin<&mut Self>) -> (Pin<&mut St>, Pin<&mut Option<Fut>>, &mut F) {
-        // SAFETY: `stream` and `future` are structurally pinned. `Then` never
-        // moves them while pinned (the future is replaced or dropped in place
-        // through `Pin::set`), has no `Drop` impl, and is `Unpin` only when
-        // both are. `f` is never pinned.
-        unsafe {
-            let this = self.get_unchecked_mut();
-            (
-                Pin::new_unchecked(&mut this.stream),
-                Pin::new_unchecked(&mut this.future),
-                &mut this.f,
-            )
         }
     }
 }
@@ -61,7 +52,11 @@ where
     type Item = Fut::Output;
 
     fn poll_next(self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<Option<Fut::Output>> {
-        let (mut stream, mut future, f) = self.project();
+        let ThenProj {
+            mut stream,
+            mut future,
+            f,
+        } = self.project();
         loop {
             if let Some(fut) = future.as_mut().as_pin_mut() {
                 let output = ready!(fut.poll(cx));

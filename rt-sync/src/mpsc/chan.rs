@@ -35,11 +35,11 @@ use super::semaphore::{BoundedSemaphore, ChanSemaphore, UnboundedSemaphore};
 use crate::batch_semaphore as ll;
 use crate::locked::lock;
 use crate::notify::Notify;
+use pin_project_lite::pin_project;
 use rt_core::loom::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use rt_core::loom::sync::{Mutex, MutexGuard};
 use rt_core::task::coop;
 use std::future::Future;
-use std::mem::ManuallyDrop;
 use std::pin::{pin, Pin};
 use std::sync::Arc;
 use std::task::{ready, Context, Poll, Waker};
@@ -203,9 +203,11 @@ impl<T> Tx<T, BoundedSemaphore> {
     /// Takes `n` permits, failing if the channel is or becomes closed.
     pub(super) fn reserve(&self, n: usize) -> Reserve<'_, T> {
         Reserve {
-            acquire: ManuallyDrop::new(self.semaphore().acquire(n)),
-            chan: &self.chan,
-            granted: false,
+            acquire: self.semaphore().acquire(n),
+            wake: WakeRxUnlessGranted {
+                chan: &self.chan,
+                granted: false,
+            },
         }
     }
 
@@ -481,12 +483,24 @@ impl<T, S: ChanSemaphore> Drop for Rx<T, S> {
     }
 }
 
-/// Waits for permits on a bounded channel. If it is dropped without being
-/// granted them (cancelled, or failed because the channel closed), the
-/// permits it held are returned first and then the receiver is woken when
-/// that leaves a closed channel idle, so the receiver can see the end.
-pub(super) struct Reserve<'a, T> {
-    acquire: ManuallyDrop<ll::Acquire<'a>>,
+pin_project! {
+    /// Waits for permits on a bounded channel. If it is dropped without being
+    /// granted them (cancelled, or failed because the channel closed), the
+    /// permits it held are returned first and then the receiver is woken when
+    /// that leaves a closed channel idle, so the receiver can see the end.
+    pub(super) struct Reserve<'a, T> {
+        // Fields drop in declaration order: `acquire` gives its permits back
+        // before `wake` looks at the channel.
+        #[pin]
+        acquire: ll::Acquire<'a>,
+        wake: WakeRxUnlessGranted<'a, T>,
+    }
+}
+
+/// The last step of dropping a [`Reserve`]: unless the permits were
+/// granted, wakes the receiver if the ones given back left a closed channel
+/// idle.
+struct WakeRxUnlessGranted<'a, T> {
     chan: &'a Arc<Chan<T, BoundedSemaphore>>,
     granted: bool,
 }
@@ -495,22 +509,16 @@ impl<T> Future for Reserve<'_, T> {
     type Output = Result<(), ()>;
 
     fn poll(self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<Self::Output> {
-        // SAFETY: `acquire` is structurally pinned and never moved; it is
-        // dropped in place by our `Drop`.
-        let this = unsafe { self.get_unchecked_mut() };
-        // SAFETY: as above.
-        let acquire = unsafe { Pin::new_unchecked(&mut *this.acquire) };
-        let result = ready!(acquire.poll(cx));
-        this.granted = result.is_ok();
+        let this = self.project();
+        let result = ready!(this.acquire.poll(cx));
+        this.wake.granted = result.is_ok();
         Poll::Ready(result.map_err(|_| ()))
     }
 }
 
-impl<T> Drop for Reserve<'_, T> {
+impl<T> Drop for WakeRxUnlessGranted<'_, T> {
     #[inline]
     fn drop(&mut self) {
-        // SAFETY: dropped exactly once, here, in place.
-        unsafe { ManuallyDrop::drop(&mut self.acquire) };
         if !self.granted {
             self.chan.wake_rx_if_closed_and_idle();
         }

@@ -2,6 +2,7 @@
 //! reads cost one read of the inner source.
 
 use crate::io::{AsyncBufRead, AsyncRead, AsyncSeek, AsyncWrite, ReadBuf};
+use pin_project_lite::pin_project;
 use std::io::{self, IoSlice, SeekFrom};
 use std::pin::Pin;
 use std::task::{ready, Context, Poll};
@@ -10,26 +11,21 @@ use std::task::{ready, Context, Poll};
 /// and the copy utilities.
 pub(crate) const DEFAULT_BUF_SIZE: usize = 8 * 1024;
 
-/// Adds buffering to a reader.
-///
-/// Reads at least as large as the buffer bypass it. Writes, if the inner
-/// value is also a writer, pass straight through.
-#[derive(Debug)]
-pub struct BufReader<R> {
-    inner: R,
-    buf: Box<[u8]>,
-    pos: usize,
-    cap: usize,
-    /// A seek has been started on `inner` and not completed yet.
-    seeking: bool,
-}
-
-struct Projection<'a, R> {
-    inner: Pin<&'a mut R>,
-    buf: &'a mut [u8],
-    pos: &'a mut usize,
-    cap: &'a mut usize,
-    seeking: &'a mut bool,
+pin_project! {
+    /// Adds buffering to a reader.
+    ///
+    /// Reads at least as large as the buffer bypass it. Writes, if the inner
+    /// value is also a writer, pass straight through.
+    #[derive(Debug)]
+    pub struct BufReader<R> {
+        #[pin]
+        inner: R,
+        buf: Box<[u8]>,
+        pos: usize,
+        cap: usize,
+        // A seek has been started on `inner` and not completed yet.
+        seeking: bool,
+    }
 }
 
 impl<R> BufReader<R> {
@@ -78,21 +74,6 @@ impl<R> BufReader<R> {
         let me = self.project();
         *me.pos = 0;
         *me.cap = 0;
-    }
-
-    fn project(self: Pin<&mut Self>) -> Projection<'_, R> {
-        // SAFETY: only `inner` is structurally pinned; it is never moved out
-        // of a pinned `BufReader` (which has no `Drop`). The other fields are
-        // plain data handed out unpinned.
-        let me = unsafe { self.get_unchecked_mut() };
-        Projection {
-            // SAFETY: as above.
-            inner: unsafe { Pin::new_unchecked(&mut me.inner) },
-            buf: &mut me.buf,
-            pos: &mut me.pos,
-            cap: &mut me.cap,
-            seeking: &mut me.seeking,
-        }
     }
 }
 

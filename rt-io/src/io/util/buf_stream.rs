@@ -3,15 +3,19 @@
 use super::buf_reader::{BufReader, DEFAULT_BUF_SIZE};
 use super::buf_writer::BufWriter;
 use crate::io::{AsyncBufRead, AsyncRead, AsyncWrite, ReadBuf};
+use pin_project_lite::pin_project;
 use std::io;
 use std::pin::Pin;
 use std::task::{Context, Poll};
 
-/// A stream with a read buffer and a write buffer, i.e. a
-/// [`BufReader`] over a [`BufWriter`]. Flush before dropping it.
-#[derive(Debug)]
-pub struct BufStream<RW> {
-    inner: BufReader<BufWriter<RW>>,
+pin_project! {
+    /// A stream with a read buffer and a write buffer, i.e. a
+    /// [`BufReader`] over a [`BufWriter`]. Flush before dropping it.
+    #[derive(Debug)]
+    pub struct BufStream<RW> {
+        #[pin]
+        inner: BufReader<BufWriter<RW>>,
+    }
 }
 
 impl<RW: AsyncRead + AsyncWrite> BufStream<RW> {
@@ -45,18 +49,12 @@ impl<RW> BufStream<RW> {
 
     /// The pinned inner stream.
     pub fn get_pin_mut(self: Pin<&mut Self>) -> Pin<&mut RW> {
-        self.inner_pin().get_pin_mut().get_pin_mut()
+        self.project().inner.get_pin_mut().get_pin_mut()
     }
 
     /// Gives back the inner stream; buffered bytes are lost.
     pub fn into_inner(self) -> RW {
         self.inner.into_inner().into_inner()
-    }
-
-    fn inner_pin(self: Pin<&mut Self>) -> Pin<&mut BufReader<BufWriter<RW>>> {
-        // SAFETY: `inner` is structurally pinned: never moved out of a
-        // pinned `BufStream`, which has no `Drop`.
-        unsafe { self.map_unchecked_mut(|s| &mut s.inner) }
     }
 }
 
@@ -66,17 +64,17 @@ impl<RW: AsyncRead + AsyncWrite> AsyncRead for BufStream<RW> {
         cx: &mut Context<'_>,
         buf: &mut ReadBuf<'_>,
     ) -> Poll<io::Result<()>> {
-        self.inner_pin().poll_read(cx, buf)
+        self.project().inner.poll_read(cx, buf)
     }
 }
 
 impl<RW: AsyncRead + AsyncWrite> AsyncBufRead for BufStream<RW> {
     fn poll_fill_buf(self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<io::Result<&[u8]>> {
-        self.inner_pin().poll_fill_buf(cx)
+        self.project().inner.poll_fill_buf(cx)
     }
 
     fn consume(self: Pin<&mut Self>, amt: usize) {
-        self.inner_pin().consume(amt)
+        self.project().inner.consume(amt)
     }
 }
 
@@ -86,14 +84,14 @@ impl<RW: AsyncRead + AsyncWrite> AsyncWrite for BufStream<RW> {
         cx: &mut Context<'_>,
         buf: &[u8],
     ) -> Poll<io::Result<usize>> {
-        self.inner_pin().poll_write(cx, buf)
+        self.project().inner.poll_write(cx, buf)
     }
 
     fn poll_flush(self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<io::Result<()>> {
-        self.inner_pin().poll_flush(cx)
+        self.project().inner.poll_flush(cx)
     }
 
     fn poll_shutdown(self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<io::Result<()>> {
-        self.inner_pin().poll_shutdown(cx)
+        self.project().inner.poll_shutdown(cx)
     }
 }

@@ -3,31 +3,29 @@
 
 use super::buf_reader::DEFAULT_BUF_SIZE;
 use crate::io::{AsyncBufRead, AsyncRead, AsyncWrite, ReadBuf};
+use pin_project_lite::pin_project;
 use std::io;
 use std::pin::Pin;
 use std::task::{ready, Context, Poll};
 
-/// Adds buffering to a writer.
-///
-/// Bytes are collected until the buffer is full or a flush is asked for.
-/// Call [`flush`](crate::io::AsyncWriteExt::flush) or
-/// [`shutdown`](crate::io::AsyncWriteExt::shutdown) before dropping it:
-/// bytes still buffered at drop are lost. Writes at least as large as the
-/// buffer bypass it. Reads, if the inner value is also a reader, pass
-/// straight through.
-#[derive(Debug)]
-pub struct BufWriter<W> {
-    inner: W,
-    buf: Vec<u8>,
-    capacity: usize,
-    /// Bytes at the front of `buf` already handed to `inner`.
-    written: usize,
-}
-
-struct Projection<'a, W> {
-    inner: Pin<&'a mut W>,
-    buf: &'a mut Vec<u8>,
-    written: &'a mut usize,
+pin_project! {
+    /// Adds buffering to a writer.
+    ///
+    /// Bytes are collected until the buffer is full or a flush is asked for.
+    /// Call [`flush`](crate::io::AsyncWriteExt::flush) or
+    /// [`shutdown`](crate::io::AsyncWriteExt::shutdown) before dropping it:
+    /// bytes still buffered at drop are lost. Writes at least as large as the
+    /// buffer bypass it. Reads, if the inner value is also a reader, pass
+    /// straight through.
+    #[derive(Debug)]
+    pub struct BufWriter<W> {
+        #[pin]
+        inner: W,
+        buf: Vec<u8>,
+        capacity: usize,
+        // Bytes at the front of `buf` already handed to `inner`.
+        written: usize,
+    }
 }
 
 impl<W> BufWriter<W> {
@@ -69,18 +67,6 @@ impl<W> BufWriter<W> {
     /// The bytes buffered and not yet written.
     pub fn buffer(&self) -> &[u8] {
         &self.buf[self.written..]
-    }
-
-    fn project(self: Pin<&mut Self>) -> Projection<'_, W> {
-        // SAFETY: only `inner` is structurally pinned; it is never moved out
-        // of a pinned `BufWriter` (which has no `Drop`).
-        let me = unsafe { self.get_unchecked_mut() };
-        Projection {
-            // SAFETY: as above.
-            inner: unsafe { Pin::new_unchecked(&mut me.inner) },
-            buf: &mut me.buf,
-            written: &mut me.written,
-        }
     }
 }
 

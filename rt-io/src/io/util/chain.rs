@@ -1,19 +1,25 @@
 //! `Chain`: one reader that yields a first reader's bytes, then a second's.
 
 use crate::io::{AsyncBufRead, AsyncRead, ReadBuf};
+use pin_project_lite::pin_project;
 use std::io;
 use std::pin::Pin;
 use std::task::{ready, Context, Poll};
 
-/// Two readers read one after the other, made by
-/// [`AsyncReadExt::chain`](crate::io::AsyncReadExt::chain).
-#[derive(Debug)]
-#[must_use = "streams do nothing unless polled"]
-pub struct Chain<T, U> {
-    first: T,
-    second: U,
-    /// The first reader reached its end.
-    done_first: bool,
+pin_project! {
+    /// Two readers read one after the other, made by
+    /// [`AsyncReadExt::chain`](crate::io::AsyncReadExt::chain).
+    #[derive(Debug)]
+    #[must_use = "streams do nothing unless polled"]
+    #[project = ChainProj]
+    pub struct Chain<T, U> {
+        #[pin]
+        first: T,
+        #[pin]
+        second: U,
+        // The first reader reached its end.
+        done_first: bool,
+    }
 }
 
 impl<T, U> Chain<T, U> {
@@ -38,24 +44,13 @@ impl<T, U> Chain<T, U> {
 
     /// The two pinned readers.
     pub fn get_pin_mut(self: Pin<&mut Self>) -> (Pin<&mut T>, Pin<&mut U>) {
-        let (first, second, _) = self.project();
+        let ChainProj { first, second, .. } = self.project();
         (first, second)
     }
 
     /// Gives back the two readers.
     pub fn into_inner(self) -> (T, U) {
         (self.first, self.second)
-    }
-
-    fn project(self: Pin<&mut Self>) -> (Pin<&mut T>, Pin<&mut U>, &mut bool) {
-        // SAFETY: `first` and `second` are structurally pinned: never moved
-        // out of a pinned `Chain`, which has no `Drop`. `done_first` is not.
-        let me = unsafe { self.get_unchecked_mut() };
-        // SAFETY: as above.
-        let first = unsafe { Pin::new_unchecked(&mut me.first) };
-        // SAFETY: as above.
-        let second = unsafe { Pin::new_unchecked(&mut me.second) };
-        (first, second, &mut me.done_first)
     }
 }
 
@@ -65,7 +60,11 @@ impl<T: AsyncRead, U: AsyncRead> AsyncRead for Chain<T, U> {
         cx: &mut Context<'_>,
         buf: &mut ReadBuf<'_>,
     ) -> Poll<io::Result<()>> {
-        let (first, second, done_first) = self.project();
+        let ChainProj {
+            first,
+            second,
+            done_first,
+        } = self.project();
         if !*done_first {
             let before = buf.filled().len();
             ready!(first.poll_read(cx, buf))?;
@@ -81,7 +80,11 @@ impl<T: AsyncRead, U: AsyncRead> AsyncRead for Chain<T, U> {
 
 impl<T: AsyncBufRead, U: AsyncBufRead> AsyncBufRead for Chain<T, U> {
     fn poll_fill_buf(self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<io::Result<&[u8]>> {
-        let (first, second, done_first) = self.project();
+        let ChainProj {
+            first,
+            second,
+            done_first,
+        } = self.project();
         if !*done_first {
             let available = ready!(first.poll_fill_buf(cx))?;
             if !available.is_empty() {
@@ -93,7 +96,11 @@ impl<T: AsyncBufRead, U: AsyncBufRead> AsyncBufRead for Chain<T, U> {
     }
 
     fn consume(self: Pin<&mut Self>, amt: usize) {
-        let (first, second, done_first) = self.project();
+        let ChainProj {
+            first,
+            second,
+            done_first,
+        } = self.project();
         if *done_first {
             second.consume(amt)
         } else {

@@ -1,6 +1,7 @@
 //! `join`: one value that reads from one stream and writes to another.
 
 use crate::io::{AsyncBufRead, AsyncRead, AsyncWrite, ReadBuf};
+use pin_project_lite::pin_project;
 use std::io::{self, IoSlice};
 use std::pin::Pin;
 use std::task::{Context, Poll};
@@ -14,11 +15,15 @@ where
     Join { reader, writer }
 }
 
-/// A reader and a writer seen as one stream, made by [`join`].
-#[derive(Debug)]
-pub struct Join<R, W> {
-    reader: R,
-    writer: W,
+pin_project! {
+    /// A reader and a writer seen as one stream, made by [`join`].
+    #[derive(Debug)]
+    pub struct Join<R, W> {
+        #[pin]
+        reader: R,
+        #[pin]
+        writer: W,
+    }
 }
 
 impl<R, W> Join<R, W> {
@@ -49,15 +54,12 @@ impl<R, W> Join<R, W> {
 
     /// The pinned reader.
     pub fn reader_pin_mut(self: Pin<&mut Self>) -> Pin<&mut R> {
-        // SAFETY: `reader` is structurally pinned: never moved out of a
-        // pinned `Join`, which has no `Drop`.
-        unsafe { self.map_unchecked_mut(|j| &mut j.reader) }
+        self.project().reader
     }
 
     /// The pinned writer.
     pub fn writer_pin_mut(self: Pin<&mut Self>) -> Pin<&mut W> {
-        // SAFETY: `writer` is structurally pinned, like `reader`.
-        unsafe { self.map_unchecked_mut(|j| &mut j.writer) }
+        self.project().writer
     }
 }
 

@@ -3,21 +3,26 @@
 
 use super::read_until::{append_utf8, poll_read_until};
 use crate::io::AsyncBufRead;
+use pin_project_lite::pin_project;
 use std::io;
 use std::pin::Pin;
 use std::task::{ready, Context, Poll};
 
-/// The lines of a buffered reader, without their `\n` or `\r\n`, made by
-/// [`AsyncBufReadExt::lines`](crate::io::AsyncBufReadExt::lines).
-///
-/// [`next_line`](Lines::next_line) is cancel-safe: a line consumed by a
-/// dropped call is kept for the next one.
-#[derive(Debug)]
-#[must_use = "streams do nothing unless polled"]
-pub struct Lines<R> {
-    reader: R,
-    bytes: Vec<u8>,
-    read: usize,
+pin_project! {
+    /// The lines of a buffered reader, without their `\n` or `\r\n`, made by
+    /// [`AsyncBufReadExt::lines`](crate::io::AsyncBufReadExt::lines).
+    ///
+    /// [`next_line`](Lines::next_line) is cancel-safe: a line consumed by a
+    /// dropped call is kept for the next one.
+    #[derive(Debug)]
+    #[must_use = "streams do nothing unless polled"]
+    #[project = LinesProj]
+    pub struct Lines<R> {
+        #[pin]
+        reader: R,
+        bytes: Vec<u8>,
+        read: usize,
+    }
 }
 
 impl<R> Lines<R> {
@@ -43,15 +48,6 @@ impl<R> Lines<R> {
     pub fn into_inner(self) -> R {
         self.reader
     }
-
-    fn project(self: Pin<&mut Self>) -> (Pin<&mut R>, &mut Vec<u8>, &mut usize) {
-        // SAFETY: `reader` is structurally pinned (never moved out of a
-        // pinned `Lines`, which has no `Drop`); the other fields are not.
-        let me = unsafe { self.get_unchecked_mut() };
-        // SAFETY: as above.
-        let reader = unsafe { Pin::new_unchecked(&mut me.reader) };
-        (reader, &mut me.bytes, &mut me.read)
-    }
 }
 
 impl<R: AsyncBufRead> Lines<R> {
@@ -68,7 +64,11 @@ impl<R: AsyncBufRead> Lines<R> {
         self: Pin<&mut Self>,
         cx: &mut Context<'_>,
     ) -> Poll<io::Result<Option<String>>> {
-        let (reader, bytes, read) = self.project();
+        let LinesProj {
+            reader,
+            bytes,
+            read,
+        } = self.project();
         let n = ready!(poll_read_until(reader, cx, b'\n', bytes, read))?;
         if n == 0 && bytes.is_empty() {
             return Poll::Ready(Ok(None));
@@ -86,16 +86,20 @@ impl<R: AsyncBufRead> Lines<R> {
     }
 }
 
-/// The segments of a buffered reader between occurrences of a delimiter
-/// byte (the delimiter removed), made by
-/// [`AsyncBufReadExt::split`](crate::io::AsyncBufReadExt::split).
-#[derive(Debug)]
-#[must_use = "streams do nothing unless polled"]
-pub struct Split<R> {
-    reader: R,
-    delimiter: u8,
-    bytes: Vec<u8>,
-    read: usize,
+pin_project! {
+    /// The segments of a buffered reader between occurrences of a delimiter
+    /// byte (the delimiter removed), made by
+    /// [`AsyncBufReadExt::split`](crate::io::AsyncBufReadExt::split).
+    #[derive(Debug)]
+    #[must_use = "streams do nothing unless polled"]
+    #[project = SplitProj]
+    pub struct Split<R> {
+        #[pin]
+        reader: R,
+        delimiter: u8,
+        bytes: Vec<u8>,
+        read: usize,
+    }
 }
 
 impl<R> Split<R> {
@@ -106,15 +110,6 @@ impl<R> Split<R> {
             bytes: Vec::new(),
             read: 0,
         }
-    }
-
-    fn project(self: Pin<&mut Self>) -> (Pin<&mut R>, u8, &mut Vec<u8>, &mut usize) {
-        // SAFETY: `reader` is structurally pinned (never moved out of a
-        // pinned `Split`, which has no `Drop`); the other fields are not.
-        let me = unsafe { self.get_unchecked_mut() };
-        // SAFETY: as above.
-        let reader = unsafe { Pin::new_unchecked(&mut me.reader) };
-        (reader, me.delimiter, &mut me.bytes, &mut me.read)
     }
 }
 
@@ -132,7 +127,13 @@ impl<R: AsyncBufRead> Split<R> {
         self: Pin<&mut Self>,
         cx: &mut Context<'_>,
     ) -> Poll<io::Result<Option<Vec<u8>>>> {
-        let (reader, delimiter, bytes, read) = self.project();
+        let SplitProj {
+            reader,
+            delimiter,
+            bytes,
+            read,
+        } = self.project();
+        let delimiter = *delimiter;
         let n = ready!(poll_read_until(reader, cx, delimiter, bytes, read))?;
         if n == 0 && bytes.is_empty() {
             return Poll::Ready(Ok(None));

@@ -1,17 +1,22 @@
 //! `Take`: a reader limited to a number of bytes of another.
 
 use crate::io::{AsyncBufRead, AsyncRead, ReadBuf};
+use pin_project_lite::pin_project;
 use std::io;
 use std::pin::Pin;
 use std::task::{ready, Context, Poll};
 
-/// A reader that yields at most a fixed number of bytes of an inner reader,
-/// made by [`AsyncReadExt::take`](crate::io::AsyncReadExt::take).
-#[derive(Debug)]
-#[must_use = "streams do nothing unless polled"]
-pub struct Take<R> {
-    inner: R,
-    limit: u64,
+pin_project! {
+    /// A reader that yields at most a fixed number of bytes of an inner reader,
+    /// made by [`AsyncReadExt::take`](crate::io::AsyncReadExt::take).
+    #[derive(Debug)]
+    #[must_use = "streams do nothing unless polled"]
+    #[project = TakeProj]
+    pub struct Take<R> {
+        #[pin]
+        inner: R,
+        limit: u64,
+    }
 }
 
 impl<R> Take<R> {
@@ -42,23 +47,12 @@ impl<R> Take<R> {
 
     /// The pinned inner reader.
     pub fn get_pin_mut(self: Pin<&mut Self>) -> Pin<&mut R> {
-        // SAFETY: `inner` is structurally pinned: it is never moved out of a
-        // pinned `Take`, and `Take` has no `Drop` impl.
-        unsafe { self.map_unchecked_mut(|t| &mut t.inner) }
+        self.project().inner
     }
 
     /// Gives back the inner reader.
     pub fn into_inner(self) -> R {
         self.inner
-    }
-
-    fn project(self: Pin<&mut Self>) -> (Pin<&mut R>, &mut u64) {
-        // SAFETY: `inner` is structurally pinned (see `get_pin_mut`) and
-        // `limit` is a plain value that is never pinned.
-        let me = unsafe { self.get_unchecked_mut() };
-        // SAFETY: as above; `me` came from a pinned reference.
-        let inner = unsafe { Pin::new_unchecked(&mut me.inner) };
-        (inner, &mut me.limit)
     }
 }
 
@@ -68,7 +62,7 @@ impl<R: AsyncRead> AsyncRead for Take<R> {
         cx: &mut Context<'_>,
         buf: &mut ReadBuf<'_>,
     ) -> Poll<io::Result<()>> {
-        let (inner, limit) = self.project();
+        let TakeProj { inner, limit } = self.project();
         if *limit == 0 {
             return Poll::Ready(Ok(()));
         }
@@ -89,7 +83,7 @@ impl<R: AsyncRead> AsyncRead for Take<R> {
 
 impl<R: AsyncBufRead> AsyncBufRead for Take<R> {
     fn poll_fill_buf(self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<io::Result<&[u8]>> {
-        let (inner, limit) = self.project();
+        let TakeProj { inner, limit } = self.project();
         if *limit == 0 {
             return Poll::Ready(Ok(&[]));
         }
@@ -99,7 +93,7 @@ impl<R: AsyncBufRead> AsyncBufRead for Take<R> {
     }
 
     fn consume(self: Pin<&mut Self>, amt: usize) {
-        let (inner, limit) = self.project();
+        let TakeProj { inner, limit } = self.project();
         let amt = (amt as u64).min(*limit);
         *limit -= amt;
         inner.consume(amt as usize);
