@@ -15,8 +15,8 @@
 use std::process::ExitCode;
 use std::thread;
 
-use examples::bench::timed;
-use examples::bench::versus::{self, Contestant, Versus};
+use bench_harness::timed;
+use bench_harness::versus::{self, Contestant, Versus};
 
 /// Capacity of every channel, as in the runtime suite.
 const CAPACITY: usize = 128;

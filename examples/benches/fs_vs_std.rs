@@ -16,8 +16,8 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 use std::sync::OnceLock;
 
-use examples::bench::timed;
-use examples::bench::versus::{self, Contestant, Versus};
+use bench_harness::timed;
+use bench_harness::versus::{self, Contestant, Versus};
 
 /// Bytes per read.
 const READ_LEN: usize = 16;

@@ -32,7 +32,7 @@ use std::process::ExitCode;
 use std::sync::mpsc;
 use std::time::Duration;
 
-use examples::bench::{Flavor, Side};
+use bench_harness::{Flavor, Side};
 use examples::cli::{on_path, WrkLoad};
 use options::Options;
 use report::FlavorResult;

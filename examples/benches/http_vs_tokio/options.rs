@@ -2,7 +2,7 @@
 //! `[--smoke] [--rounds N] [--seconds N] [--runtime rt|tokio] [--flavor F]`,
 //! plus the `--bench` that `cargo bench` adds.
 
-use examples::bench::{Flavor, Side};
+use bench_harness::{Flavor, Side};
 
 /// Rounds per flavor when `--rounds` is not given: each round is one wrk
 /// run per side, so three take about 20 s per flavor.

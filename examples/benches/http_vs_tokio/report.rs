@@ -4,7 +4,7 @@
 
 use std::fmt::Write;
 
-use examples::bench::{median, Flavor};
+use bench_harness::{median, Flavor};
 
 /// Every wrk figure one flavor produced, in run order.
 #[derive(Clone, Debug, PartialEq)]

@@ -5,9 +5,9 @@
 use std::io;
 
 use super::build::runtime;
-use super::server::serve;
+use super::server::accept;
 use super::tk;
-use examples::bench::Flavor;
+use bench_harness::Flavor;
 use examples::cli::{run_wrk, WrkLoad};
 use tk::net::TcpListener;
 use tk::sync::watch;
@@ -20,14 +20,18 @@ pub fn requests_per_second(flavor: Flavor, load: WrkLoad) -> io::Result<f64> {
         let listener = TcpListener::bind("127.0.0.1:0").await?;
         let url = format!("http://{}/", listener.local_addr()?);
         let (shutdown_tx, shutdown_rx) = watch::channel(false);
-        let server = tk::spawn(serve(listener, shutdown_rx));
+        let server = tk::spawn(async move {
+            // Every connection closes on its own once shutdown starts.
+            let mut open = accept(listener, shutdown_rx).await;
+            while open.join_next().await.is_some() {}
+        });
         // wrk blocks a thread for the whole run; the server's tasks keep
         // the runtime's own threads.
         let rate = tk::task::spawn_blocking(move || run_wrk(&url, &load))
             .await
             .map_err(io::Error::other)?;
         shutdown_tx.send_replace(true);
-        server.await.map_err(io::Error::other)??;
+        server.await.map_err(io::Error::other)?;
         let rate = rate?;
         rate.parse()
             .map_err(|_| io::Error::other(format!("wrk's rate {rate:?} is not a number")))

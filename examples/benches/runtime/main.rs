@@ -18,8 +18,8 @@
 
 use std::process::ExitCode;
 
-use examples::bench::alloc::CountingAlloc;
-use examples::bench::{self, Flavor, Unit, Workload};
+use bench_harness::alloc::CountingAlloc;
+use bench_harness::{Flavor, Unit, Workload};
 
 mod on_rt;
 mod on_tokio;
@@ -118,5 +118,5 @@ const WORKLOADS: &[Workload] = &[
 ];
 
 fn main() -> ExitCode {
-    bench::main("runtime", WORKLOADS)
+    bench_harness::main("runtime", WORKLOADS)
 }

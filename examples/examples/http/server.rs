@@ -6,18 +6,24 @@
 
 use super::request::{self, Parsed, Request};
 use super::tk;
-use std::io;
 use tk::io::{AsyncReadExt, AsyncWriteExt};
 use tk::net::{TcpListener, TcpStream};
 use tk::sync::watch;
 use tk::task::JoinSet;
 
-/// Accepts connections until `shutdown` turns true; then each connection
-/// finishes the requests it has read and closes.
-pub async fn serve(listener: TcpListener, mut shutdown: watch::Receiver<bool>) -> io::Result<()> {
+/// Accepts connections until `shutdown` turns true, then closes the
+/// listener and returns the connections still open; each of them
+/// finishes the requests it has read and closes on its own. What to wait
+/// for then is the caller's: the `http` example drains them with a grace
+/// period, the benchmark waits for them all.
+pub async fn accept(listener: TcpListener, mut shutdown: watch::Receiver<bool>) -> JoinSet<()> {
     let mut connections = JoinSet::new();
     loop {
+        // Shutdown is looked at first, so that a connection that closed
+        // because of it is still in the returned set.
         tk::select! {
+            biased;
+            _ = shutdown.changed() => break,
             accepted = listener.accept() => match accepted {
                 Ok((stream, _peer)) => {
                     let _ = stream.set_nodelay(true);
@@ -26,12 +32,10 @@ pub async fn serve(listener: TcpListener, mut shutdown: watch::Receiver<bool>) -
                 Err(e) => eprintln!("http: accept failed: {e}"),
             },
             Some(_) = connections.join_next(), if !connections.is_empty() => {}
-            _ = shutdown.changed() => break,
         }
     }
     drop(listener);
-    while connections.join_next().await.is_some() {}
-    Ok(())
+    connections
 }
 
 /// Serves requests on one connection until it closes.

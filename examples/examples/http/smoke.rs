@@ -1,8 +1,9 @@
 //! `http --smoke`: starts the server on a free port and checks it with an
 //! in-process keep-alive client, then with `curl` and `wrk` when they are
-//! on PATH.
+//! on PATH; last, the real mode stopped by a real `SIGINT`.
 
 use examples::cli::{exit_if_stuck, on_path, wrk_requests_per_second};
+use examples::real_mode::{expect_closed, RealServer};
 use rt::io::{AsyncReadExt, AsyncWriteExt};
 use rt::net::{TcpListener, TcpStream};
 use rt::sync::watch;
@@ -17,7 +18,7 @@ const REQUESTS: usize = 50;
 
 /// Runs every check; any failure is an error.
 pub async fn run() -> io::Result<()> {
-    exit_if_stuck(Duration::from_secs(15));
+    exit_if_stuck(Duration::from_secs(25));
     let started = Instant::now();
     let listener = TcpListener::bind("127.0.0.1:0").await?;
     let addr = listener.local_addr()?;
@@ -38,7 +39,11 @@ pub async fn run() -> io::Result<()> {
     }
 
     shutdown_tx.send_replace(true);
-    server.await.map_err(io::Error::other)??;
+    let drained = server.await.map_err(io::Error::other)?;
+    if drained.aborted != 0 {
+        return Err(io::Error::other(format!("in-process shutdown: {drained}")));
+    }
+    done.push(ctrl_c().await?);
     println!(
         "http smoke: {} in {:.1?}",
         done.join(", "),
@@ -196,4 +201,26 @@ async fn curl(addr: SocketAddr) -> io::Result<String> {
 async fn wrk(addr: SocketAddr) -> io::Result<String> {
     let rate = wrk_requests_per_second(format!("http://{addr}/"), 50).await?;
     Ok(format!("wrk {rate} requests/s"))
+}
+
+/// The real server: a keep-alive connection open across Ctrl-C is closed
+/// after its answer, and the server exits with status 0.
+async fn ctrl_c() -> io::Result<String> {
+    let mut server = RealServer::start("http", &[]).await?;
+    let mut stream = TcpStream::connect(server.addr()).await?;
+    stream
+        .write_all(b"GET / HTTP/1.1\r\nHost: smoke\r\n\r\n")
+        .await?;
+    let mut buf = Vec::new();
+    let response = read_response(&mut stream, &mut buf).await?;
+    if response.status != 200 || !buf.is_empty() {
+        return Err(io::Error::other(format!(
+            "GET / on the real server: status {}",
+            response.status
+        )));
+    }
+    server.interrupt(1).await?;
+    expect_closed(&mut stream).await?;
+    server.stopped(1).await?;
+    Ok("Ctrl-C drained the real server, which exited 0".into())
 }

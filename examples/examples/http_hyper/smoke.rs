@@ -1,12 +1,15 @@
 //! `http_hyper --smoke`: starts the server on a free port and checks it
 //! with hyper's own HTTP/1 client running on rt through the same adapter
 //! (both routes, 404/405/400, HEAD, keep-alive, the header read timeout
-//! and a graceful shutdown), then with `curl` and `wrk` when they are on PATH.
+//! and a graceful shutdown), then with `curl` and `wrk` when they are on
+//! PATH; last, the real mode stopped by a real `SIGINT`.
 
 use super::adapter::{RtExecutor, RtIo};
 use super::{serve, Config, HELLO, JSON};
 use bytes::Bytes;
 use examples::cli::{exit_if_stuck, on_path, wrk_requests_per_second};
+use examples::real_mode::RealServer;
+use examples::server::Drained;
 use http_body_util::{BodyExt, Empty};
 use hyper::client::conn::http1::{self, SendRequest};
 use hyper::header::{CONNECTION, CONTENT_LENGTH, CONTENT_TYPE, HOST};
@@ -32,7 +35,7 @@ const HEADER_READ_TIMEOUT: Duration = Duration::from_millis(300);
 
 /// Runs every check; any failure is an error.
 pub async fn run() -> io::Result<()> {
-    exit_if_stuck(Duration::from_secs(20));
+    exit_if_stuck(Duration::from_secs(30));
     let started = Instant::now();
     // The main server has a long header read timeout, so that only a
     // working graceful shutdown can close its idle connections in time.
@@ -60,6 +63,7 @@ pub async fn run() -> io::Result<()> {
     let server = Server::start(HEADER_READ_TIMEOUT).await?;
     done.push(header_read_timeout(server.addr).await?);
     server.stop().await?;
+    done.push(ctrl_c().await?);
 
     println!(
         "http_hyper smoke: {} in {:.1?}",
@@ -74,7 +78,7 @@ struct Server {
     addr: SocketAddr,
     accepted: Arc<AtomicUsize>,
     shutdown: watch::Sender<bool>,
-    task: JoinHandle<io::Result<()>>,
+    task: JoinHandle<Drained>,
 }
 
 impl Server {
@@ -98,14 +102,31 @@ impl Server {
     }
 
     /// Asks the server to shut down and waits (a bounded time) until every
-    /// connection is closed.
+    /// connection is closed; none may need aborting.
     async fn stop(self) -> io::Result<()> {
         self.shutdown.send_replace(true);
-        rt::time::timeout(Duration::from_secs(5), self.task)
+        let drained = rt::time::timeout(Duration::from_secs(10), self.task)
             .await
-            .map_err(|_| io::Error::other("server still running 5s after shutdown"))?
-            .map_err(io::Error::other)?
+            .map_err(|_| io::Error::other("server still running 10s after shutdown"))?
+            .map_err(io::Error::other)?;
+        if drained.aborted != 0 {
+            return Err(io::Error::other(format!("shutdown: {drained}")));
+        }
+        Ok(())
     }
+}
+
+/// The real server: an idle keep-alive connection open across Ctrl-C is
+/// closed cleanly, and the server exits with status 0.
+async fn ctrl_c() -> io::Result<String> {
+    let mut server = RealServer::start("http_hyper", &[]).await?;
+    let mut idle = Client::connect(server.addr()).await?;
+    idle.expect(Method::GET, "/", false, StatusCode::OK, HELLO)
+        .await?;
+    server.interrupt(1).await?;
+    idle.closed().await?;
+    server.stopped(1).await?;
+    Ok("Ctrl-C drained the real server, which exited 0".into())
 }
 
 /// A keep-alive connection that sits idle is closed cleanly by a graceful

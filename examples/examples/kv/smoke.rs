@@ -1,9 +1,10 @@
 //! `kv --smoke`: starts the server on a free port and checks it with an
 //! in-process RESP client, then with `redis-cli` and `redis-benchmark` when
-//! they are on PATH.
+//! they are on PATH; last, the real mode stopped by a real `SIGINT`.
 
 use examples::cli::{exit_if_stuck, on_path};
-use rt::io::{AsyncReadExt, AsyncWriteExt};
+use examples::real_mode::{self, expect_closed, RealServer};
+use rt::io::AsyncReadExt;
 use rt::net::{TcpListener, TcpStream};
 use rt::sync::watch;
 use std::io;
@@ -38,7 +39,11 @@ pub async fn run() -> io::Result<()> {
     }
 
     shutdown_tx.send_replace(true);
-    server.await.map_err(io::Error::other)??;
+    let drained = server.await.map_err(io::Error::other)?;
+    if drained.aborted != 0 {
+        return Err(io::Error::other(format!("in-process shutdown: {drained}")));
+    }
+    done.push(ctrl_c().await?);
     println!("kv smoke: {} in {:.1?}", done.join(", "), started.elapsed());
     Ok(())
 }
@@ -54,16 +59,19 @@ fn resp(words: &[&str]) -> Vec<u8> {
 
 /// Sends `request` in one write and expects exactly `expected` back.
 async fn exchange(stream: &mut TcpStream, request: &[u8], expected: &str) -> io::Result<()> {
-    stream.write_all(request).await?;
-    let mut reply = vec![0u8; expected.len()];
-    stream.read_exact(&mut reply).await?;
-    if reply != expected.as_bytes() {
-        return Err(io::Error::other(format!(
-            "expected {expected:?}, got {:?}",
-            String::from_utf8_lossy(&reply)
-        )));
-    }
-    Ok(())
+    real_mode::exchange(stream, request, expected.as_bytes()).await
+}
+
+/// The real server: a connection open across Ctrl-C is closed, and the
+/// server exits with status 0.
+async fn ctrl_c() -> io::Result<String> {
+    let mut server = RealServer::start("kv", &[]).await?;
+    let mut stream = TcpStream::connect(server.addr()).await?;
+    exchange(&mut stream, &resp(&["PING"]), "+PONG\r\n").await?;
+    server.interrupt(1).await?;
+    expect_closed(&mut stream).await?;
+    server.stopped(1).await?;
+    Ok("Ctrl-C drained the real server, which exited 0".into())
 }
 
 /// Every command and its usual errors, pipelined in a single write.

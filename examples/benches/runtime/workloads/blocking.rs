@@ -4,7 +4,7 @@ use std::time::Instant;
 
 use super::build::runtime;
 use super::tk;
-use examples::bench::Size;
+use bench_harness::Size;
 
 /// Closures per batch: a few more than the cores, so the pool runs several
 /// threads but thread creation does not dominate.

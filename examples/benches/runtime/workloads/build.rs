@@ -2,7 +2,7 @@
 //! every driver enabled, as applications usually configure it.
 
 use super::tk;
-use examples::bench::Flavor;
+use bench_harness::Flavor;
 
 /// A runtime of `flavor`.
 pub fn runtime(flavor: Flavor) -> tk::runtime::Runtime {

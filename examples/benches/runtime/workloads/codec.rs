@@ -17,8 +17,8 @@ use std::time::Instant;
 use super::build::runtime;
 use super::tk;
 use super::tk_codec::{Framed, LengthDelimitedCodec, LinesCodec};
+use bench_harness::Size;
 use bytes::Bytes;
-use examples::bench::Size;
 use futures_core::Stream;
 use futures_sink::Sink;
 

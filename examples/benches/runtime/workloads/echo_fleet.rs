@@ -14,7 +14,7 @@ use std::time::{Duration, Instant};
 
 use super::io::{bind_loopback, connect, echo_messages, nanos, MESSAGE};
 use super::tk;
-use examples::bench::{percentile, Size};
+use bench_harness::{percentile, Size};
 use tk::io::{AsyncReadExt, AsyncWriteExt};
 use tk::net::TcpStream;
 

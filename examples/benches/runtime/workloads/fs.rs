@@ -12,7 +12,7 @@ use std::time::Instant;
 
 use super::build::runtime;
 use super::tk;
-use examples::bench::Size;
+use bench_harness::Size;
 use tk::io::{AsyncReadExt, BufReader};
 
 /// Bytes in each file of the whole-file workloads.

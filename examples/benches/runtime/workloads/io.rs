@@ -13,7 +13,7 @@ use std::time::{Duration, Instant};
 
 use super::build::runtime;
 use super::tk;
-use examples::bench::Size;
+use bench_harness::Size;
 use tk::io::{AsyncRead, AsyncReadExt, AsyncWrite, AsyncWriteExt};
 use tk::net::{TcpListener, TcpStream, UdpSocket, UnixStream};
 

@@ -5,8 +5,8 @@ use std::sync::Arc;
 
 use super::build::runtime;
 use super::tk;
-use examples::bench::alloc::Counter;
-use examples::bench::Size;
+use bench_harness::alloc::Counter;
+use bench_harness::Size;
 
 /// Spawns 10k tasks that each poll once and then wait forever, and divides
 /// the heap growth by the task count. The growth includes everything the

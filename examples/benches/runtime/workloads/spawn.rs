@@ -7,8 +7,8 @@ use std::sync::Arc;
 
 use super::build::runtime;
 use super::tk;
-use examples::bench::mailbox::Mailbox;
-use examples::bench::{timed, Flavor, Size};
+use bench_harness::mailbox::Mailbox;
+use bench_harness::{timed, Flavor, Size};
 
 /// 10k tasks spawned from inside a task (so onto a worker's local queue),
 /// then joined.

@@ -8,7 +8,7 @@ use std::thread;
 
 use super::build::runtime;
 use super::tk;
-use examples::bench::{timed, Size};
+use bench_harness::{timed, Size};
 
 /// The bounded channels' capacity.
 const CAPACITY: usize = 128;

@@ -9,8 +9,8 @@ use std::time::Duration;
 
 use super::build::runtime;
 use super::tk;
-use examples::bench::alloc::Counter;
-use examples::bench::{timed, Size};
+use bench_harness::alloc::Counter;
+use bench_harness::{timed, Size};
 
 /// Tasks that create timeouts or reset sleeps concurrently: more than the
 /// largest worker count, so every worker has some.

@@ -3,8 +3,8 @@
 
 use super::build::runtime;
 use super::tk;
-use examples::bench::mailbox::Mailbox;
-use examples::bench::{timed, Size};
+use bench_harness::mailbox::Mailbox;
+use bench_harness::{timed, Size};
 
 /// 20 pairs of tasks, each pair bouncing a counter back and forth 500
 /// times through two mailboxes: every hop is a wake-up of a parked task.

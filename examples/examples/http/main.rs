@@ -6,25 +6,26 @@
 //! or the server shuts down. Requests that are too large or malformed get
 //! a 4xx/5xx answer and the connection is closed.
 //!
+//! On Ctrl-C the server stops accepting, lets each connection finish the
+//! requests it has read, and aborts any still open after the grace period.
+//!
 //! `cargo run -p examples --example http -- --addr 127.0.0.1:8080` serves
-//! until killed (try `curl -v localhost:8080/json`); `--smoke` checks it
+//! until Ctrl-C (try `curl -v localhost:8080/json`); `--smoke` checks it
 //! with `curl` and `wrk` when they are installed and with an in-process
-//! client always.
+//! client always, then runs itself for real and stops that with a real
+//! `SIGINT`.
 
-#[path = "http/request.rs"]
 mod request;
-#[path = "http/server.rs"]
 mod server;
-#[path = "http/smoke.rs"]
 mod smoke;
 
 use examples::cli::ServerArgs;
+use examples::server::{drain, until_ctrl_c, Drained};
 // `server` is written against `tk`; here that is rt (the `http_vs_tokio`
 // benchmark compiles it against tokio too).
 use rt as tk;
 use rt::net::TcpListener;
 use rt::sync::watch;
-use server::serve;
 use std::io;
 
 const DEFAULT_ADDR: &str = "127.0.0.1:8080";
@@ -41,11 +42,10 @@ async fn run(args: ServerArgs) -> io::Result<()> {
     if args.smoke {
         return smoke::run().await;
     }
-    let listener = TcpListener::bind(&args.addr).await?;
-    println!("http: listening on http://{}", listener.local_addr()?);
-    // Whoever owns `shutdown_tx` stops the server by sending `true`.
-    let (shutdown_tx, shutdown_rx) = watch::channel(false);
-    let served = serve(listener, shutdown_rx).await;
-    drop(shutdown_tx);
-    served
+    until_ctrl_c("http", &args.addr, serve).await
+}
+
+/// Serves HTTP until `shutdown` turns true, then drains the connections.
+async fn serve(listener: TcpListener, shutdown: watch::Receiver<bool>) -> Drained {
+    drain("http", server::accept(listener, shutdown).await).await
 }

@@ -9,18 +9,20 @@
 //! takes longer than the header read timeout to send a request head is
 //! disconnected, which is hyper using rt's timer.
 //!
-//! `cargo run --release -p examples --example http_hyper` serves on
-//! 127.0.0.1:8080 (a port or `HOST:PORT` argument picks another) until
-//! Ctrl-C, then lets open connections finish. `--smoke` checks it with a
-//! hyper client on rt, and with `curl` and `wrk` when they are installed.
+//! `cargo run --release -p examples --example http_hyper -- --addr
+//! 127.0.0.1:8080` serves until Ctrl-C, then asks hyper to close each
+//! connection once its request in progress is answered, and aborts any
+//! still open after the grace period. `--smoke` checks it with a hyper
+//! client on rt, and with `curl` and `wrk` when they are installed, then
+//! runs itself for real and stops that with a real `SIGINT`.
 
-#[path = "http_hyper/adapter.rs"]
 mod adapter;
-#[path = "http_hyper/smoke.rs"]
 mod smoke;
 
 use adapter::{RtIo, RtTimer};
 use bytes::Bytes;
+use examples::cli::ServerArgs;
+use examples::server::{self, Drained};
 use http_body_util::Full;
 use hyper::body::Incoming;
 use hyper::header::{HeaderValue, CONTENT_TYPE};
@@ -29,7 +31,6 @@ use hyper::service::service_fn;
 use hyper::{Method, Request, Response, StatusCode};
 use rt::net::{TcpListener, TcpStream};
 use rt::sync::watch;
-use rt::task::JoinSet;
 use std::convert::Infallible;
 use std::io;
 use std::sync::atomic::{AtomicUsize, Ordering};
@@ -42,31 +43,24 @@ const JSON: &[u8] = br#"{"message":"Hello, world!","server":"rt"}"#;
 
 #[rt::main]
 async fn main() -> io::Result<()> {
-    let args = Args::parse();
+    let args = ServerArgs::parse("http_hyper", DEFAULT_ADDR);
     // The program runs as a spawned task on the runtime's worker threads;
     // `main` only waits for it.
     rt::spawn(run(args)).await.map_err(io::Error::other)?
 }
 
-async fn run(args: Args) -> io::Result<()> {
+async fn run(args: ServerArgs) -> io::Result<()> {
     if args.smoke {
         return smoke::run().await;
     }
-    let listener = TcpListener::bind(&args.addr).await?;
-    println!(
-        "http_hyper: listening on http://{} (Ctrl-C stops)",
-        listener.local_addr()?
-    );
-    let (shutdown_tx, shutdown_rx) = watch::channel(false);
     let config = Config {
         header_read_timeout: Duration::from_secs(10),
         accepted: Arc::default(),
     };
-    let server = rt::spawn(serve(listener, config, shutdown_rx));
-    rt::signal::ctrl_c().await?;
-    println!("http_hyper: shutting down");
-    shutdown_tx.send_replace(true);
-    server.await.map_err(io::Error::other)?
+    server::until_ctrl_c("http_hyper", &args.addr, |listener, shutdown| {
+        serve(listener, config, shutdown)
+    })
+    .await
 }
 
 /// How the server treats its connections.
@@ -80,31 +74,16 @@ struct Config {
     accepted: Arc<AtomicUsize>,
 }
 
-/// Accepts connections until `shutdown` turns true; then each connection
-/// finishes the request in progress and closes.
-async fn serve(
-    listener: TcpListener,
-    config: Config,
-    mut shutdown: watch::Receiver<bool>,
-) -> io::Result<()> {
-    let mut connections = JoinSet::new();
-    loop {
-        rt::select! {
-            accepted = listener.accept() => match accepted {
-                Ok((stream, _peer)) => {
-                    config.accepted.fetch_add(1, Ordering::Relaxed);
-                    let _ = stream.set_nodelay(true);
-                    connections.spawn(connection(stream, config.header_read_timeout, shutdown.clone()));
-                }
-                Err(e) => eprintln!("http_hyper: accept failed: {e}"),
-            },
-            Some(_) = connections.join_next(), if !connections.is_empty() => {}
-            _ = shutdown.changed() => break,
-        }
-    }
-    drop(listener);
-    while connections.join_next().await.is_some() {}
-    Ok(())
+/// Serves every connection with hyper until `shutdown` turns true; then
+/// each connection finishes the request in progress and closes.
+async fn serve(listener: TcpListener, config: Config, shutdown: watch::Receiver<bool>) -> Drained {
+    let watch_shutdown = shutdown.clone();
+    server::serve("http_hyper", listener, shutdown, move |stream, _peer| {
+        config.accepted.fetch_add(1, Ordering::Relaxed);
+        let _ = stream.set_nodelay(true);
+        connection(stream, config.header_read_timeout, watch_shutdown.clone())
+    })
+    .await
 }
 
 /// Lets hyper serve one connection; on shutdown, asks it to close once the
@@ -166,33 +145,4 @@ fn respond(
         .headers_mut()
         .insert(CONTENT_TYPE, HeaderValue::from_static(content_type));
     response
-}
-
-/// Command-line options.
-struct Args {
-    smoke: bool,
-    addr: String,
-}
-
-impl Args {
-    fn parse() -> Args {
-        let mut args = Args {
-            smoke: false,
-            addr: DEFAULT_ADDR.to_owned(),
-        };
-        for arg in std::env::args().skip(1) {
-            match arg.as_str() {
-                "--smoke" => args.smoke = true,
-                port if port.parse::<u16>().is_ok() => args.addr = format!("127.0.0.1:{port}"),
-                addr if addr.contains(':') && !addr.starts_with('-') => args.addr = addr.to_owned(),
-                other => usage(&format!("unknown argument {other:?}")),
-            }
-        }
-        args
-    }
-}
-
-fn usage(problem: &str) -> ! {
-    eprintln!("{problem}\nusage: http_hyper [--smoke] [PORT | HOST:PORT]");
-    std::process::exit(2);
 }

@@ -5,28 +5,27 @@
 //! command in a read is answered in one write. Malformed input gets a RESP
 //! error and the connection is closed; every size is bounded.
 //!
+//! On Ctrl-C each connection finishes the commands it has read and
+//! closes.
+//!
 //! `cargo run -p examples --example kv -- --addr 127.0.0.1:6380` serves
-//! until killed (try `redis-cli -p 6380`); `--smoke` checks itself with
+//! until Ctrl-C (try `redis-cli -p 6380`); `--smoke` checks itself with
 //! `redis-benchmark` and `redis-cli` when they are installed and with an
-//! in-process client always.
+//! in-process client always, then runs itself for real and stops that with
+//! a real `SIGINT`.
 
-// The helper modules live in `kv/` next to this file.
-#[path = "kv/db.rs"]
 mod db;
-#[path = "kv/resp.rs"]
 mod resp;
-#[path = "kv/session.rs"]
 mod session;
-#[path = "kv/smoke.rs"]
 mod smoke;
 
 use db::Db;
 use examples::cli::ServerArgs;
+use examples::server::{self, Drained};
 use resp::Reply;
 use rt::io::{AsyncReadExt, AsyncWriteExt};
 use rt::net::{TcpListener, TcpStream};
 use rt::sync::watch;
-use rt::task::JoinSet;
 use session::{Flow, Session};
 use std::io;
 use std::sync::Arc;
@@ -49,38 +48,22 @@ async fn run(args: ServerArgs) -> io::Result<()> {
     if args.smoke {
         return smoke::run().await;
     }
-    let listener = TcpListener::bind(&args.addr).await?;
-    println!("kv: listening on {}", listener.local_addr()?);
-    // Whoever owns `shutdown_tx` stops the server by sending `true`.
-    let (shutdown_tx, shutdown_rx) = watch::channel(false);
-    let served = serve(listener, shutdown_rx).await;
-    drop(shutdown_tx);
-    served
+    server::until_ctrl_c("kv", &args.addr, serve).await
 }
 
-/// Accepts connections until `shutdown` turns true; then every connection
-/// finishes the commands it has read and closes.
-async fn serve(listener: TcpListener, mut shutdown: watch::Receiver<bool>) -> io::Result<()> {
+/// Serves every connection from one database until `shutdown` turns
+/// true; then every connection finishes the commands it has read and
+/// closes.
+async fn serve(listener: TcpListener, shutdown: watch::Receiver<bool>) -> Drained {
     let db = Arc::new(Db::default());
-    let mut connections = JoinSet::new();
     let mut next_id = 0u64;
-    loop {
-        rt::select! {
-            accepted = listener.accept() => match accepted {
-                Ok((stream, _peer)) => {
-                    next_id += 1;
-                    let _ = stream.set_nodelay(true);
-                    connections.spawn(connection(stream, db.clone(), next_id, shutdown.clone()));
-                }
-                Err(e) => eprintln!("kv: accept failed: {e}"),
-            },
-            Some(_) = connections.join_next(), if !connections.is_empty() => {}
-            _ = shutdown.changed() => break,
-        }
-    }
-    drop(listener);
-    while connections.join_next().await.is_some() {}
-    Ok(())
+    let watch_shutdown = shutdown.clone();
+    server::serve("kv", listener, shutdown, move |stream, _peer| {
+        next_id += 1;
+        let _ = stream.set_nodelay(true);
+        connection(stream, db.clone(), next_id, watch_shutdown.clone())
+    })
+    .await
 }
 
 /// Reads commands, answers them, and forwards published messages while

@@ -103,7 +103,7 @@ pub fn markdown_report(title: &str, results: &[CaseResult], samples: usize) -> S
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::bench::Flavor;
+    use crate::Flavor;
 
     fn results() -> Vec<CaseResult> {
         vec![

@@ -149,7 +149,9 @@ fn run_case(
 /// prints the table and writes `report.md` and `ratios.svg` (not in smoke
 /// mode). A benchmark binary's `main` only calls this with its table.
 pub fn main(title: &str, workloads: &[Workload]) -> ExitCode {
-    let default_out = Path::new(env!("CARGO_MANIFEST_DIR")).join("../target/bench");
+    // This crate sits in `examples/benches/harness/`; the workspace's
+    // `target/` is three levels up.
+    let default_out = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../../target/bench");
     let options = match Options::parse(std::env::args().skip(1), default_out) {
         Ok(options) => options,
         Err(err) => {

@@ -11,22 +11,27 @@
 //! are taken the server stops reading, and further requests wait in the
 //! socket instead of in memory.
 //!
+//! On Ctrl-C each connection stops reading, answers the requests it has
+//! taken and closes.
+//!
 //! `cargo run -p examples --example rpc -- --addr 127.0.0.1:7200` serves
-//! until killed; `--smoke` runs concurrent in-process clients against it.
+//! until Ctrl-C; `--smoke` runs concurrent in-process clients against it
+//! on a free port, then runs itself for real and stops that with a real
+//! `SIGINT`, and exits.
 
-use examples::cli::{exit_if_stuck, ServerArgs};
+mod smoke;
+
+use examples::cli::ServerArgs;
+use examples::server::{self, Drained};
 use rt::codec::{FramedRead, LengthDelimitedCodec};
 use rt::io::{AsyncWriteExt, BufWriter};
 use rt::net::tcp::OwnedWriteHalf;
 use rt::net::{TcpListener, TcpStream};
 use rt::stream::StreamExt;
 use rt::sync::{mpsc, watch, Semaphore};
-use rt::task::JoinSet;
 use std::io;
-use std::net::SocketAddr;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Arc;
-use std::time::{Duration, Instant};
 
 const DEFAULT_ADDR: &str = "127.0.0.1:7200";
 /// Most requests worked on at once, over all connections.
@@ -47,15 +52,13 @@ async fn main() -> io::Result<()> {
 
 async fn run(args: ServerArgs) -> io::Result<()> {
     if args.smoke {
-        return smoke().await;
+        return smoke::run().await;
     }
-    let listener = TcpListener::bind(&args.addr).await?;
-    println!("rpc: listening on {}", listener.local_addr()?);
-    // Whoever owns `shutdown_tx` stops the server by sending `true`.
-    let (shutdown_tx, shutdown_rx) = watch::channel(false);
-    let served = serve(listener, Arc::new(Limits::new(MAX_IN_FLIGHT)), shutdown_rx).await;
-    drop(shutdown_tx);
-    served
+    let limits = Arc::new(Limits::new(MAX_IN_FLIGHT));
+    server::until_ctrl_c("rpc", &args.addr, |listener, shutdown| {
+        serve(listener, limits, shutdown)
+    })
+    .await
 }
 
 /// The in-flight bound, and how close the server came to it.
@@ -75,30 +78,19 @@ impl Limits {
     }
 }
 
-/// Accepts connections until `shutdown` turns true; then each connection
-/// answers the requests it has taken and closes.
+/// Serves every connection under `limits` until `shutdown` turns true;
+/// then each connection answers the requests it has taken and closes.
 async fn serve(
     listener: TcpListener,
     limits: Arc<Limits>,
-    mut shutdown: watch::Receiver<bool>,
-) -> io::Result<()> {
-    let mut connections = JoinSet::new();
-    loop {
-        rt::select! {
-            accepted = listener.accept() => match accepted {
-                Ok((stream, _peer)) => {
-                    let _ = stream.set_nodelay(true);
-                    connections.spawn(connection(stream, limits.clone(), shutdown.clone()));
-                }
-                Err(e) => eprintln!("rpc: accept failed: {e}"),
-            },
-            Some(_) = connections.join_next(), if !connections.is_empty() => {}
-            _ = shutdown.changed() => break,
-        }
-    }
-    drop(listener);
-    while connections.join_next().await.is_some() {}
-    Ok(())
+    shutdown: watch::Receiver<bool>,
+) -> Drained {
+    let watch_shutdown = shutdown.clone();
+    server::serve("rpc", listener, shutdown, move |stream, _peer| {
+        let _ = stream.set_nodelay(true);
+        connection(stream, limits.clone(), watch_shutdown.clone())
+    })
+    .await
 }
 
 fn codec() -> LengthDelimitedCodec {
@@ -204,124 +196,4 @@ fn response(id: u64, status: u8, payload: &[u8]) -> Vec<u8> {
     out.push(status);
     out.extend_from_slice(payload);
     out
-}
-
-/// Self-check: `CLIENTS` connections each pipeline `CALLS` requests and
-/// check every answer by id; the server must never exceed its bound.
-async fn smoke() -> io::Result<()> {
-    const CLIENTS: usize = 32;
-    const CALLS: usize = 200;
-    const LIMIT: usize = 16;
-    exit_if_stuck(Duration::from_secs(10));
-    let started = Instant::now();
-    let listener = TcpListener::bind("127.0.0.1:0").await?;
-    let addr = listener.local_addr()?;
-    let limits = Arc::new(Limits::new(LIMIT));
-    let (shutdown_tx, shutdown_rx) = watch::channel(false);
-    let server = rt::spawn(serve(listener, limits.clone(), shutdown_rx));
-
-    let mut clients = JoinSet::new();
-    for client in 0..CLIENTS {
-        clients.spawn(run_client(addr, client as u64, CALLS));
-    }
-    let mut answered = 0;
-    while let Some(done) = clients.join_next().await {
-        answered += done.map_err(io::Error::other)??;
-    }
-    shutdown_tx.send_replace(true);
-    server.await.map_err(io::Error::other)??;
-
-    let peak = limits.peak.load(Ordering::Relaxed);
-    if peak > LIMIT {
-        return Err(io::Error::other(format!(
-            "{peak} requests in flight, bound is {LIMIT}"
-        )));
-    }
-    println!(
-        "rpc smoke: {answered} calls from {CLIENTS} clients answered correctly, at most {peak} in flight (bound {LIMIT}), in {:.1?}",
-        started.elapsed()
-    );
-    Ok(())
-}
-
-/// The request a client sends as call `n`, and the answer it expects.
-fn call(id: u64, n: usize) -> (Vec<u8>, Vec<u8>) {
-    let mut request = id.to_be_bytes().to_vec();
-    match n % 4 {
-        0 => {
-            request.push(b'e');
-            request.extend_from_slice(format!("hello {id}").as_bytes());
-            (
-                request,
-                response(id, STATUS_OK, format!("hello {id}").as_bytes()),
-            )
-        }
-        1 => {
-            request.push(b'r');
-            request.extend_from_slice(b"abc");
-            (request, response(id, STATUS_OK, b"cba"))
-        }
-        2 => {
-            request.push(b's');
-            for k in 1..=n as u64 {
-                request.extend_from_slice(&k.to_be_bytes());
-            }
-            let sum = (n as u64) * (n as u64 + 1) / 2;
-            (request, response(id, STATUS_OK, &sum.to_be_bytes()))
-        }
-        _ => {
-            request.push(b'?');
-            (request, response(id, STATUS_ERROR, b"unknown op"))
-        }
-    }
-}
-
-/// Pipelines `calls` requests on one connection while reading the answers.
-async fn run_client(addr: SocketAddr, client: u64, calls: usize) -> io::Result<usize> {
-    let (reader, writer) = TcpStream::connect(addr).await?.into_split();
-    let mut answers = FramedRead::new(reader, codec());
-    let mut expected = std::collections::HashMap::new();
-    let mut requests = Vec::new();
-    for n in 0..calls {
-        let id = client << 32 | n as u64;
-        let (request, answer) = call(id, n);
-        expected.insert(id, answer);
-        requests.push(request);
-    }
-    let send = async move {
-        let mut writer = BufWriter::new(writer);
-        for request in &requests {
-            write_frame(&mut writer, request).await?;
-        }
-        writer.flush().await?;
-        io::Result::Ok(writer)
-    };
-    let receive = async {
-        for _ in 0..calls {
-            let frame = match answers.next().await {
-                Some(Ok(frame)) => frame,
-                Some(Err(e)) => return Err(io::Error::other(e)),
-                None => {
-                    return Err(io::Error::new(
-                        io::ErrorKind::UnexpectedEof,
-                        "server closed early",
-                    ))
-                }
-            };
-            let id = u64::from_be_bytes(frame[..8].try_into().expect("8 bytes"));
-            match expected.remove(&id) {
-                Some(answer) if answer == frame[..] => {}
-                _ => {
-                    return Err(io::Error::other(format!(
-                        "wrong or unexpected answer for id {id:#x}"
-                    )))
-                }
-            }
-        }
-        Ok(())
-    };
-    let (sent, received) = rt::join!(send, receive);
-    let _writer = sent?;
-    received?;
-    Ok(calls)
 }

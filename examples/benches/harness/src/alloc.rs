@@ -16,7 +16,7 @@ static NET_BYTES: AtomicIsize = AtomicIsize::new(0);
 /// The system allocator, with byte counting while a [`Counter`] is alive.
 ///
 /// ```
-/// use examples::bench::alloc::CountingAlloc;
+/// use bench_harness::alloc::CountingAlloc;
 ///
 /// #[global_allocator]
 /// static ALLOC: CountingAlloc = CountingAlloc;

@@ -131,7 +131,7 @@ pub fn ratio_chart(title: &str, results: &[CaseResult]) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::bench::{Flavor, Unit};
+    use crate::{Flavor, Unit};
 
     fn case(name: &'static str, rt: f64, tokio: f64) -> CaseResult {
         CaseResult {

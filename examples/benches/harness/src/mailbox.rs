@@ -17,7 +17,7 @@ use std::task::{Context, Poll, Waker};
 /// a time. Clones share the queue.
 ///
 /// ```
-/// use examples::bench::mailbox::Mailbox;
+/// use bench_harness::mailbox::Mailbox;
 ///
 /// let rt = rt::runtime::Builder::new_current_thread().build().unwrap();
 /// let inbox = Mailbox::new();
