@@ -7,8 +7,9 @@
 //! worker go to its LIFO slot (the woken task often shares the waker's
 //! data, still in cache); older work goes to the back of the local queue.
 //! Work from outside the pool, and a full local queue's overflow, enters
-//! through the injector, crossbeam-deque's `Injector` (the one use of that
-//! crate). A worker with nothing to run steals half of a random victim's
+//! through the injector, crossbeam-deque's `Injector`; that crate is used
+//! for nothing else (its `Worker` only as the scratch space a batch taken
+//! from the injector passes through). A worker with nothing to run steals half of a random victim's
 //! queue, and parks when there is nothing anywhere; `idle.rs` decides who
 //! to wake.
 
