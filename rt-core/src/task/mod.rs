@@ -281,5 +281,5 @@ cfg_rt! {
     }
 }
 
-#[cfg(all(test, loom))]
+#[cfg(all(test, loom, feature = "rt"))]
 mod loom_models;
