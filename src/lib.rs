@@ -6,11 +6,11 @@
 //!
 //! | path | from | what |
 //! |------|------|------|
-//! | [`runtime`] | rt-core (+ drivers) | `Builder`, `Runtime`, `Handle` |
+//! | [`runtime`] | rt-core (+ drivers) | `Builder`, `Runtime`, `Handle`; the multi-thread scheduler with feature `rt-multi-thread` |
 //! | [`task`] | rt-core | `spawn`, `JoinHandle`, `JoinSet`, `LocalSet`, `yield_now`, coop budget |
 //! | `sync` | rt-sync | `Mutex`, `Semaphore`, `Notify`, `mpsc`, `oneshot`, `watch`, `broadcast` (feature `sync`) |
 //! | `net` | rt-io | `TcpListener`, `TcpStream`, `UdpSocket`, Unix sockets (feature `net`) |
-//! | `time` | rt-time | `sleep`, `timeout`, `interval`, `Instant`, the paused clock (feature `time`) |
+//! | `time` | rt-time | `sleep`, `timeout`, `interval`, `Instant` (feature `time`); the paused clock (feature `test-util`) |
 //! | `fs` | rt-io | `File`, `OpenOptions`, `read_dir` and the free functions, on the blocking pool (feature `fs`) |
 //! | `process` | rt-io | `Command`, `Child` with async pipes, SIGCHLD reaping (feature `process`) |
 //! | `signal` | rt-io | `ctrl_c`, `unix::signal` (feature `signal`) |
@@ -43,10 +43,10 @@ pub use rt_io::net;
 #[cfg(feature = "fs")]
 pub use rt_io::fs;
 
-#[cfg(all(unix, feature = "signal"))]
+#[cfg(feature = "signal")]
 pub use rt_io::signal;
 
-#[cfg(all(unix, feature = "process"))]
+#[cfg(feature = "process")]
 pub use rt_io::process;
 
 #[cfg(feature = "sync")]
@@ -63,5 +63,7 @@ pub use rt_stream as stream;
 
 #[doc(hidden)]
 pub mod macros;
-#[cfg(feature = "macros")]
+#[cfg(all(feature = "macros", feature = "rt-multi-thread"))]
 pub use rt_macros::{main, test};
+#[cfg(all(feature = "macros", not(feature = "rt-multi-thread")))]
+pub use rt_macros::{main_rt as main, test_rt as test};

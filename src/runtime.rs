@@ -42,7 +42,8 @@ impl Builder {
     }
 
     /// A builder for the multi-thread work-stealing runtime (the default of
-    /// `#[rt::main]`).
+    /// `#[rt::main]`); needs the `rt-multi-thread` feature.
+    #[cfg(feature = "rt-multi-thread")]
     pub fn new_multi_thread() -> Builder {
         Builder {
             inner: rt_core::runtime::Builder::new_multi_thread(),
@@ -81,7 +82,8 @@ impl Builder {
     /// Starts the runtime with its clock paused (see `time::pause`): time
     /// moves only through `time::advance` or, when every task is idle, by
     /// jumping to the next timer. Needs the time driver (`enable_time`) and
-    /// the paused clock of rt-time (its `test-util` feature, on by default).
+    /// the paused clock (the `test-util` feature); without that feature
+    /// `build` fails with an error that says so.
     pub fn start_paused(&mut self, start_paused: bool) -> &mut Self {
         self.start_paused = start_paused;
         self
@@ -227,7 +229,13 @@ impl Builder {
                 .driver_layer(rt_time::driver_layer(self.start_paused));
         }
         #[cfg(not(feature = "time"))]
-        let _ = (self.enable_time, self.start_paused);
+        if self.start_paused {
+            return Err(io::Error::other(
+                "starting the clock paused needs rt's `test-util` feature",
+            ));
+        }
+        #[cfg(not(feature = "time"))]
+        let _ = self.enable_time;
         self.inner.build()
     }
 }

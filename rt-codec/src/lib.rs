@@ -14,12 +14,12 @@
 //! [`SinkExt`] drives any `Sink` from async code (`send`, `feed`, `flush`,
 //! `close`, `send_all`); its futures live in [`sink`].
 //!
-//! With the `net` feature (on by default), [`UdpFramed`] frames the
+//! With the `net` feature (off by default), [`UdpFramed`] frames the
 //! datagrams of rt-io's `UdpSocket`: a `Stream` of frames with their
 //! senders and a `Sink` of frames with their destinations.
 //!
-//! Without `net`, the crate depends on rt-io's traits only (no reactor, no
-//! runtime), plus `bytes`, `futures-core` and `futures-sink`, so a protocol
+//! Without `net` (the default), the crate depends on rt-io's traits only
+//! (no reactor, no scheduler), plus `bytes`, `futures-core` and `futures-sink`, so a protocol
 //! library can use it without choosing an executor.
 
 mod any_delimiter_codec;

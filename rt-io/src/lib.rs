@@ -10,23 +10,34 @@
 //! With the `net` feature (on by default): [`net`] holds the socket types,
 //! and `reactor` the I/O driver a runtime builder installs with
 //! `reactor::base_driver()`. The `fs` feature (on by default) adds [`fs`],
-//! file-system access through the runtime's blocking pool. On Unix the
-//! `signal` feature (on by default) adds [`signal`]: `ctrl_c` and Unix signal
-//! streams. On Unix the `process` feature (on by default, needs `net` and
+//! file-system access through the runtime's blocking pool. The `signal`
+//! feature (on by default) adds [`signal`]: `ctrl_c` and Unix signal
+//! streams. The `process` feature (on by default, needs `net` and
 //! `signal`) adds [`process`]: child processes whose pipes the reactor
-//! drives and whose exit `SIGCHLD` reports.
+//! drives and whose exit `SIGCHLD` reports. `net` and `fs` use rt-core's
+//! runtime (`spawn_blocking`) and turn on its `rt` feature; the traits and
+//! utilities of [`io`] do not.
+//!
+//! rt-io supports Unix targets only: file descriptors, `SIGCHLD` and Unix
+//! signals are used throughout, so a build for any other target stops here
+//! with one error rather than many.
+
+#[cfg(not(unix))]
+compile_error!(
+    "rt-io supports Unix targets only (it is built on file descriptors and Unix signals)"
+);
 
 #[cfg(feature = "fs")]
 pub mod fs;
 pub mod io;
 #[cfg(feature = "net")]
 pub mod net;
-#[cfg(all(unix, feature = "process"))]
+#[cfg(feature = "process")]
 pub mod process;
 #[cfg(feature = "net")]
 #[doc(hidden)]
 pub mod reactor;
-#[cfg(all(unix, feature = "signal"))]
+#[cfg(feature = "signal")]
 pub mod signal;
 
 #[cfg(feature = "net")]

@@ -138,7 +138,6 @@ fn dir_builder_plain_and_recursive() {
     });
 }
 
-#[cfg(unix)]
 #[test]
 fn dir_builder_mode_sets_permissions() {
     use std::os::unix::fs::PermissionsExt;
@@ -214,7 +213,6 @@ fn links_canonicalize_and_symlink_metadata() {
     });
 }
 
-#[cfg(unix)]
 #[test]
 fn symlinks_are_followed_or_not() {
     let dir = Scratch::new("symlinks");
@@ -272,7 +270,6 @@ fn read_dir_lists_every_entry_across_batches() {
                 assert_eq!(meta.len(), name.len() as u64);
                 seen.insert(name);
             }
-            #[cfg(unix)]
             assert_eq!(entry.ino(), std::os::unix::fs::MetadataExt::ino(&meta));
         }
         assert_eq!(seen, expected);

@@ -5,7 +5,7 @@
 //! shell commands; the ones that would run long (`sleep 1000`) are killed by
 //! the test. Reaping is observed with `kill(pid, 0)`, which fails with
 //! `ESRCH` only once the zombie is collected.
-#![cfg(all(unix, feature = "process"))]
+#![cfg(feature = "process")]
 
 use rt_core::runtime::{Builder, Runtime};
 use rt_io::io::{AsyncReadExt, AsyncWriteExt};

@@ -7,7 +7,7 @@
 //! at some point; the test waits for it) or with `raise`, which runs the
 //! handler on the calling thread before it returns, so that the test knows
 //! exactly which deliveries happened before its next poll.
-#![cfg(all(unix, feature = "signal", feature = "net"))]
+#![cfg(all(feature = "signal", feature = "net"))]
 
 use rt_io::signal::unix::{listener_count, signal, Signal, SignalKind};
 use std::future::{poll_fn, Future};

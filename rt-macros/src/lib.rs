@@ -45,6 +45,8 @@ use proc_macro::TokenStream;
 /// # Options
 ///
 /// * `flavor = "multi_thread"` (the default) or `flavor = "current_thread"`.
+///   The multi-thread flavor needs rt's `rt-multi-thread` feature; without
+///   it, `#[rt::main]` must say `flavor = "current_thread"`.
 /// * `worker_threads = N`: the number of workers (multi-thread only).
 /// * `start_paused = true`: start with the clock paused (current-thread only).
 /// * `crate = "path"`: where to find rt, for a renamed dependency
@@ -56,7 +58,16 @@ use proc_macro::TokenStream;
 /// runtime with `rt::runtime::Builder` and reuse it.
 #[proc_macro_attribute]
 pub fn main(args: TokenStream, item: TokenStream) -> TokenStream {
-    entry::expand(entry::EntryKind::Main, args.into(), item.into()).into()
+    entry::expand(entry::EntryKind::Main, true, args.into(), item.into()).into()
+}
+
+/// [`macro@main`] for an rt built without its `rt-multi-thread` feature:
+/// the facade exports it as `main` then, and the multi-thread flavor
+/// (the default of `main`) is a compile error that says what to write.
+#[doc(hidden)]
+#[proc_macro_attribute]
+pub fn main_rt(args: TokenStream, item: TokenStream) -> TokenStream {
+    entry::expand(entry::EntryKind::Main, false, args.into(), item.into()).into()
 }
 
 /// Runs an `async` test function on its own rt runtime.
@@ -79,7 +90,15 @@ pub fn main(args: TokenStream, item: TokenStream) -> TokenStream {
 /// same on every run.
 #[proc_macro_attribute]
 pub fn test(args: TokenStream, item: TokenStream) -> TokenStream {
-    entry::expand(entry::EntryKind::Test, args.into(), item.into()).into()
+    entry::expand(entry::EntryKind::Test, true, args.into(), item.into()).into()
+}
+
+/// [`macro@test`] for an rt built without its `rt-multi-thread` feature,
+/// exported by the facade as `test` then.
+#[doc(hidden)]
+#[proc_macro_attribute]
+pub fn test_rt(args: TokenStream, item: TokenStream) -> TokenStream {
+    entry::expand(entry::EntryKind::Test, false, args.into(), item.into()).into()
 }
 
 /// The expansion of `rt::select!`; call that macro instead.

@@ -1,7 +1,7 @@
 //! `SignalStream` (feature `signal`): deliveries of a Unix signal read as
 //! stream items.
 
-#![cfg(all(unix, feature = "signal", feature = "net"))]
+#![cfg(all(feature = "signal", feature = "net"))]
 
 use std::os::raw::c_int;
 

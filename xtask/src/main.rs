@@ -1,8 +1,13 @@
 //! Project automation, run as `cargo xtask <command>`.
 //!
 //! * `ci`: everything CI checks, in the order that fails fastest: format,
-//!   clippy, the test suite with doc tests, the loom models, and a smoke run
-//!   of every example and benchmark.
+//!   clippy, the feature checks, the test suite with doc tests, the loom
+//!   models, and a smoke run of every example and benchmark.
+//! * `features`: only the feature checks: rt-sync, rt-time and rt-codec
+//!   with their default features pull in neither mio, socket2,
+//!   crossbeam-deque nor rt-core's runtime (`cargo tree`), and every
+//!   library crate builds without its default features, with them alone,
+//!   and the facade with a few chosen sets (`cargo check`).
 //! * `loom [CRATE]`: only the loom models (all crates that have them, or one).
 //! * `smoke`: only the example and benchmark smoke runs.
 //! * `bench [ARGS]`: the rt/tokio benchmark suite in release; writes
@@ -15,6 +20,7 @@ use std::time::Instant;
 
 mod bench;
 mod cargo;
+mod features;
 mod loom;
 mod smoke;
 
@@ -28,9 +34,10 @@ fn main() {
         Some("ci") => ci(),
         Some("loom") => loom(args.get(1).map(String::as_str)),
         Some("smoke") => smoke(),
+        Some("features") => features::features(),
         Some("bench") => bench::bench(&args[1..]),
         _ => {
-            eprintln!("usage: cargo xtask <ci | loom [CRATE] | smoke | bench [ARGS]>");
+            eprintln!("usage: cargo xtask <ci | features | loom [CRATE] | smoke | bench [ARGS]>");
             exit(2);
         }
     };
@@ -55,6 +62,7 @@ fn ci() -> Result<(), String> {
         ],
         &[],
     )?;
+    features::features()?;
     // Every feature on: the optional adapters (rt-io `compat`, rt-stream
     // `signal`) have tests of their own.
     cargo(

@@ -6,7 +6,9 @@ use super::config::Config;
 use super::driver::{BaseDriverFactory, Driver, DriverHandles, DriverLayerFactory};
 use super::metrics::HistogramConfiguration;
 use super::park::ParkThread;
-use super::scheduler::{self, current_thread, multi_thread, Common};
+#[cfg(feature = "rt-multi-thread")]
+use super::scheduler::multi_thread;
+use super::scheduler::{self, current_thread, Common};
 use super::slow_poll::{SlowPoll, SlowPollHook};
 use super::{Callback, Handle, Runtime, UnhandledPanic};
 use crate::task::coop::DEFAULT_BUDGET;
@@ -54,6 +56,7 @@ pub struct Builder {
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 enum Kind {
     CurrentThread,
+    #[cfg(feature = "rt-multi-thread")]
     MultiThread,
 }
 
@@ -87,6 +90,7 @@ impl RngSeed {
 
 const DEFAULT_EVENT_INTERVAL: u32 = 61;
 const DEFAULT_GLOBAL_QUEUE_INTERVAL: u32 = 31;
+#[cfg(feature = "rt-multi-thread")]
 const DEFAULT_MULTI_THREAD_GLOBAL_QUEUE_INTERVAL: u32 = 61;
 const DEFAULT_MAX_BLOCKING_THREADS: usize = 512;
 const DEFAULT_KEEP_ALIVE: Duration = Duration::from_secs(10);
@@ -98,7 +102,9 @@ impl Builder {
         Builder::new(Kind::CurrentThread)
     }
 
-    /// A builder for the multi-thread work-stealing runtime.
+    /// A builder for the multi-thread work-stealing runtime (feature
+    /// `rt-multi-thread`).
+    #[cfg(feature = "rt-multi-thread")]
     pub fn new_multi_thread() -> Builder {
         Builder::new(Kind::MultiThread)
     }
@@ -372,6 +378,7 @@ impl Builder {
                 event_interval: self.event_interval,
                 global_queue_interval: self.global_queue_interval.unwrap_or(match self.kind {
                     Kind::CurrentThread => DEFAULT_GLOBAL_QUEUE_INTERVAL,
+                    #[cfg(feature = "rt-multi-thread")]
                     Kind::MultiThread => DEFAULT_MULTI_THREAD_GLOBAL_QUEUE_INTERVAL,
                 }),
                 budget: self.budget,
@@ -388,6 +395,7 @@ impl Builder {
             Kind::CurrentThread => {
                 scheduler::Handle::CurrentThread(current_thread::Handle::new(common, driver))
             }
+            #[cfg(feature = "rt-multi-thread")]
             Kind::MultiThread => {
                 let workers = self
                     .worker_threads

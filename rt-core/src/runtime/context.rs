@@ -1,42 +1,24 @@
 //! Per-thread runtime context: which runtime `spawn` talks to, which
 //! scheduler (if any) this thread is driving, and the guard against
 //! blocking inside a runtime.
+//!
+//! The thread-local itself exists only with the `rt` feature (`current`).
+//! Without it no runtime can be entered, so lookups report a missing
+//! context and blocking is always allowed; the error type and the blocking
+//! check keep one signature in both builds.
 
-use super::scheduler;
-use crate::util::rng::{self, FastRand};
-use std::cell::{Cell, RefCell};
+#[cfg(feature = "rt")]
+mod current;
+
+#[cfg(feature = "rt-multi-thread")]
+pub(crate) use current::exit_runtime;
+#[cfg(feature = "rt")]
+pub(crate) use current::{
+    enter_runtime, runtime_entered, set_current, set_scheduler, with_current, with_scheduler,
+    EnterRuntime, SetCurrentGuard,
+};
+
 use std::fmt;
-
-thread_local! {
-    static CONTEXT: Context = const {
-        Context {
-            handle: RefCell::new(None),
-            depth: Cell::new(0),
-            scheduler: Cell::new(std::ptr::null()),
-            runtime: Cell::new(EnterRuntime::NotEntered),
-        }
-    };
-}
-
-struct Context {
-    /// The handle `spawn` and friends use; set by `Handle::enter`.
-    handle: RefCell<Option<scheduler::Handle>>,
-    /// Nesting depth of `enter` guards, to catch guards dropped out of order.
-    depth: Cell<usize>,
-    /// The scheduler this thread is driving right now (scoped).
-    scheduler: Cell<*const scheduler::Context>,
-    /// Whether this thread is driving a runtime (and may not block).
-    runtime: Cell<EnterRuntime>,
-}
-
-#[derive(Clone, Copy, PartialEq, Eq, Debug)]
-pub(crate) enum EnterRuntime {
-    /// Driving a runtime; `true` when `block_in_place` is allowed here.
-    Entered {
-        allow_block_in_place: bool,
-    },
-    NotEntered,
-}
 
 /// Error returned by [`Handle::try_current`](super::Handle::try_current)
 /// outside a runtime.
@@ -45,6 +27,14 @@ pub struct TryCurrentError {
 }
 
 impl TryCurrentError {
+    /// The error of a lookup on a thread that entered no runtime.
+    #[cfg(not(feature = "rt"))]
+    pub(crate) fn missing_context() -> TryCurrentError {
+        TryCurrentError {
+            thread_local_destroyed: false,
+        }
+    }
+
     /// Whether the call failed because no runtime was entered.
     pub fn is_missing_context(&self) -> bool {
         !self.thread_local_destroyed
@@ -57,7 +47,7 @@ impl TryCurrentError {
     }
 }
 
-pub(crate) const NO_RUNTIME: &str =
+const NO_RUNTIME: &str =
     "there is no reactor running, must be called from the context of an rt runtime";
 const THREAD_LOCAL_DESTROYED: &str = "The rt context thread-local variable has been destroyed.";
 
@@ -81,110 +71,11 @@ impl fmt::Debug for TryCurrentError {
 
 impl std::error::Error for TryCurrentError {}
 
-/// Runs `f` with the current handle, or fails.
-pub(crate) fn with_current<R>(
-    f: impl FnOnce(&scheduler::Handle) -> R,
-) -> Result<R, TryCurrentError> {
-    match CONTEXT.try_with(|c| c.handle.borrow().as_ref().map(f)) {
-        Ok(Some(r)) => Ok(r),
-        Ok(None) => Err(TryCurrentError {
-            thread_local_destroyed: false,
-        }),
-        Err(_) => Err(TryCurrentError {
-            thread_local_destroyed: true,
-        }),
-    }
-}
-
-/// Makes `handle` current until the guard drops.
-pub(crate) struct SetCurrentGuard {
-    previous: Option<scheduler::Handle>,
-    depth: usize,
-}
-
-pub(crate) fn set_current(handle: &scheduler::Handle) -> SetCurrentGuard {
-    CONTEXT.with(|c| {
-        let previous = c.handle.borrow_mut().replace(handle.clone());
-        let depth = c.depth.get() + 1;
-        c.depth.set(depth);
-        SetCurrentGuard { previous, depth }
-    })
-}
-
-impl Drop for SetCurrentGuard {
-    fn drop(&mut self) {
-        let _ = CONTEXT.try_with(|c| {
-            if c.depth.get() != self.depth {
-                if !std::thread::panicking() {
-                    panic!(
-                        "`EnterGuard` values dropped out of order. Guards returned by \
-                         `Handle::enter()` must be dropped in the reverse order as they \
-                         were acquired."
-                    );
-                }
-                return;
-            }
-            *c.handle.borrow_mut() = self.previous.take();
-            c.depth.set(self.depth - 1);
-        });
-    }
-}
-
-/// Marks this thread as driving a runtime for the guard's life, installs the
-/// runtime's (possibly seeded) random generator, and makes `handle` current.
-pub(crate) struct EnterRuntimeGuard {
-    _current: SetCurrentGuard,
-    previous_rng: Option<FastRand>,
-}
-
-const NESTED_RUNTIME: &str = "Cannot start a runtime from within a runtime. This happens because \
-     a function (like `block_on`) attempted to block the current thread while the thread is being \
-     used to drive asynchronous tasks.";
-
-/// Enters the runtime, panicking if this thread already drives one.
-#[track_caller]
-pub(crate) fn enter_runtime(
-    handle: &scheduler::Handle,
-    allow_block_in_place: bool,
-) -> EnterRuntimeGuard {
-    let entered = CONTEXT.with(|c| {
-        if c.runtime.get() != EnterRuntime::NotEntered {
-            return false;
-        }
-        c.runtime.set(EnterRuntime::Entered {
-            allow_block_in_place,
-        });
-        true
-    });
-    if !entered {
-        panic!("{NESTED_RUNTIME}");
-    }
-    let rng = FastRand::from_seed(handle.seed_generator().next_seed());
-    EnterRuntimeGuard {
-        _current: set_current(handle),
-        previous_rng: rng::replace_thread_rng(Some(rng)),
-    }
-}
-
-impl Drop for EnterRuntimeGuard {
-    fn drop(&mut self) {
-        rng::replace_thread_rng(self.previous_rng.take());
-        let _ = CONTEXT.try_with(|c| c.runtime.set(EnterRuntime::NotEntered));
-    }
-}
-
-/// Whether this thread is driving a runtime (so blocking here would stall
-/// its tasks).
-pub(crate) fn runtime_entered() -> EnterRuntime {
-    CONTEXT
-        .try_with(|c| c.runtime.get())
-        .unwrap_or(EnterRuntime::NotEntered)
-}
-
 /// Panics with a clear message if this thread is driving a runtime: the
 /// `blocking_*` methods of rt-sync and friends call this before blocking.
 #[track_caller]
 pub fn assert_can_block() {
+    #[cfg(feature = "rt")]
     if let EnterRuntime::Entered { .. } = runtime_entered() {
         panic!(
             "Cannot block the current thread from within a runtime. This happens because a \
@@ -192,41 +83,4 @@ pub fn assert_can_block() {
              drive asynchronous tasks."
         );
     }
-}
-
-/// Temporarily leaves the runtime (for `block_in_place`), restoring it on
-/// drop, so that the blocking closure may itself call `block_on`.
-pub(crate) struct ExitRuntimeGuard(EnterRuntime);
-
-pub(crate) fn exit_runtime() -> ExitRuntimeGuard {
-    ExitRuntimeGuard(CONTEXT.with(|c| c.runtime.replace(EnterRuntime::NotEntered)))
-}
-
-impl Drop for ExitRuntimeGuard {
-    fn drop(&mut self) {
-        let _ = CONTEXT.try_with(|c| c.runtime.set(self.0));
-    }
-}
-
-/// Runs `f` with `cx` as the scheduler this thread drives.
-pub(crate) fn set_scheduler<R>(cx: &scheduler::Context, f: impl FnOnce() -> R) -> R {
-    struct Reset(*const scheduler::Context);
-    impl Drop for Reset {
-        fn drop(&mut self) {
-            let _ = CONTEXT.try_with(|c| c.scheduler.set(self.0));
-        }
-    }
-    let previous = CONTEXT.with(|c| c.scheduler.replace(cx as *const _));
-    let _reset = Reset(previous);
-    f()
-}
-
-/// Runs `f` with the scheduler this thread drives, if any.
-pub(crate) fn with_scheduler<R>(f: impl FnOnce(Option<&scheduler::Context>) -> R) -> R {
-    let ptr = CONTEXT
-        .try_with(|c| c.scheduler.get())
-        .unwrap_or(std::ptr::null());
-    // SAFETY: the pointer is set only by `set_scheduler`, for the duration of
-    // a borrow of the context that outlives this call on this thread.
-    f(unsafe { ptr.as_ref() })
 }

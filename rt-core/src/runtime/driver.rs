@@ -5,8 +5,15 @@
 //! time driver wraps the I/O driver (or [`ParkThread`]) and shortens the
 //! timeout to the next timer. Each layer may publish a handle (for example
 //! the reactor's registration handle) in [`DriverHandles`], where resources
-//! find it through [`Handle::driver_handle`](crate::runtime::Handle::driver_handle).
+//! find it through [`try_current_driver_handle`] (or, with the `rt`
+//! feature, `Handle::driver_handle`).
+//!
+//! The seam exists in every build, so that a driver crate (rt-time, rt-io)
+//! does not need the runtime feature itself: when no crate of the build
+//! enables `rt` there is no runtime, and the lookups report a missing
+//! context.
 
+use super::TryCurrentError;
 use std::any::{Any, TypeId};
 use std::fmt;
 use std::sync::Arc;
@@ -83,11 +90,39 @@ impl fmt::Debug for DriverHandles {
     }
 }
 
+/// The handle of type `T` that a driver layer of the current runtime
+/// published (`Ok(None)` when no layer did), or an error outside a runtime.
+/// The same as `Handle::try_current()?.driver_handle::<T>()` without
+/// cloning the runtime's handle, whose reference count every worker would
+/// otherwise write to (timers look their driver up per sleep).
+pub fn try_current_driver_handle<T: Any + Send + Sync>() -> Result<Option<Arc<T>>, TryCurrentError>
+{
+    with_current_driver_handle::<T, _>(|handle| handle.cloned())
+}
+
+/// Calls `f` with the handle of type `T` that a driver layer of the current
+/// runtime published (`None` when no layer did), borrowed, or gives an
+/// error outside a runtime. Lets a resource check for its driver, or clone
+/// its handle only when it needs one, without writing any reference count.
+pub fn with_current_driver_handle<T: Any + Send + Sync, R>(
+    f: impl FnOnce(Option<&Arc<T>>) -> R,
+) -> Result<R, TryCurrentError> {
+    #[cfg(feature = "rt")]
+    return super::context::with_current(|inner| f(inner.common().driver_handles.get_ref::<T>()));
+    #[cfg(not(feature = "rt"))]
+    {
+        let _ = f;
+        Err(TryCurrentError::missing_context())
+    }
+}
+
 /// Builds the bottom of a driver stack.
+#[cfg(feature = "rt")]
 pub(crate) type BaseDriverFactory =
     Box<dyn FnOnce(&mut DriverHandles) -> std::io::Result<Box<dyn Driver>> + Send>;
 
 /// Wraps the stack built so far in another layer.
+#[cfg(feature = "rt")]
 pub(crate) type DriverLayerFactory =
     Box<dyn FnOnce(Box<dyn Driver>, &mut DriverHandles) -> std::io::Result<Box<dyn Driver>> + Send>;
 

@@ -46,27 +46,6 @@ impl Handle {
         })
     }
 
-    /// The handle of type `T` that a driver layer of the current runtime
-    /// published (`Ok(None)` when no layer did), or an error outside a
-    /// runtime. The same as `try_current()?.driver_handle::<T>()` without
-    /// cloning the runtime's handle, whose reference count every worker
-    /// would otherwise write to (timers look their driver up per sleep).
-    pub fn try_current_driver_handle<T: Any + Send + Sync>(
-    ) -> Result<Option<Arc<T>>, TryCurrentError> {
-        Handle::with_current_driver_handle::<T, _>(|handle| handle.cloned())
-    }
-
-    /// Calls `f` with the handle of type `T` that a driver layer of the
-    /// current runtime published (`None` when no layer did), borrowed, or
-    /// gives an error outside a runtime. Lets a resource check for its
-    /// driver, or clone its handle only when it needs one, without writing
-    /// any reference count.
-    pub fn with_current_driver_handle<T: Any + Send + Sync, R>(
-        f: impl FnOnce(Option<&Arc<T>>) -> R,
-    ) -> Result<R, TryCurrentError> {
-        context::with_current(|inner| f(inner.common().driver_handles.get_ref::<T>()))
-    }
-
     /// Makes this runtime current on this thread until the guard drops.
     ///
     /// # Panics
@@ -110,6 +89,7 @@ impl Handle {
         let _enter = context::enter_runtime(&self.inner, false);
         match &self.inner {
             scheduler::Handle::CurrentThread(h) => current_thread::Handle::block_on(h, future),
+            #[cfg(feature = "rt-multi-thread")]
             scheduler::Handle::MultiThread(h) => {
                 super::park::block_on_thread(future, h.common.config.budget)
             }
@@ -120,6 +100,7 @@ impl Handle {
     pub fn runtime_flavor(&self) -> RuntimeFlavor {
         match self.inner {
             scheduler::Handle::CurrentThread(_) => RuntimeFlavor::CurrentThread,
+            #[cfg(feature = "rt-multi-thread")]
             scheduler::Handle::MultiThread(_) => RuntimeFlavor::MultiThread,
         }
     }

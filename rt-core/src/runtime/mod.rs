@@ -1,5 +1,11 @@
 //! The runtime: a scheduler, a driver stack and a blocking pool, built
-//! together by [`Builder`] and reached through [`Handle`].
+//! together by `Builder` and reached through `Handle` (feature `rt`).
+//!
+//! In every build this module also holds the driver seam ([`Driver`],
+//! [`DriverHandles`], [`try_current_driver_handle`]) and
+//! [`assert_can_block`], which resources and runtime-agnostic primitives
+//! use whether or not this build can run a runtime: without `rt` no runtime
+//! can exist, so the lookups find none and blocking is always allowed.
 //!
 //! Build order matters and is fixed: the driver first (resources register
 //! with it), then the blocking pool (tasks may use it from their first
@@ -40,30 +46,49 @@
 //!   [`UnhandledPanic`].
 
 mod blocking;
+#[cfg(feature = "rt")]
 mod builder;
+#[cfg(feature = "rt")]
 mod config;
 pub(crate) mod context;
-pub use context::assert_can_block;
 mod driver;
+#[cfg(feature = "rt")]
 mod handle;
 pub(crate) mod metrics;
+#[cfg(feature = "rt")]
 mod park;
+#[cfg(feature = "rt")]
 #[allow(clippy::module_inception)]
 mod runtime;
+#[cfg(feature = "rt")]
 pub(crate) mod scheduler;
+#[cfg(feature = "rt")]
 mod slow_poll;
+#[cfg(feature = "rt")]
 mod unhandled_panic;
 
 pub use blocking::BlockingActivity;
+pub use context::{assert_can_block, TryCurrentError};
+pub use driver::{
+    try_current_driver_handle, with_current_driver_handle, Driver, DriverHandles, Unpark,
+};
+pub use metrics::IoDriverMetrics;
+
+#[cfg(feature = "rt")]
 pub use builder::{Builder, RngSeed};
-pub use context::TryCurrentError;
-pub use driver::{Driver, DriverHandles, Unpark};
+#[cfg(feature = "rt")]
 pub use handle::{EnterGuard, Handle};
-pub use metrics::{HistogramConfiguration, IoDriverMetrics, RuntimeMetrics};
+#[cfg(feature = "rt")]
+pub use metrics::{HistogramConfiguration, RuntimeMetrics};
+#[cfg(feature = "rt")]
 pub use park::{ParkThread, UnparkThread};
+#[cfg(feature = "rt")]
 pub use runtime::{Runtime, RuntimeFlavor};
+#[cfg(feature = "rt")]
 pub use slow_poll::SlowPoll;
+#[cfg(feature = "rt")]
 pub use unhandled_panic::{PanicCallback, UnhandledPanic};
 
 /// A hook run by the runtime on one of its threads.
+#[cfg(feature = "rt")]
 pub(crate) type Callback = std::sync::Arc<dyn Fn() + Send + Sync>;

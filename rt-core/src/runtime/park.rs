@@ -149,8 +149,10 @@ impl Unpark for UnparkThread {
 }
 
 /// Wakes a thread blocked in [`block_on_thread`].
+#[cfg(feature = "rt-multi-thread")]
 struct ThreadWaker(UnparkThread);
 
+#[cfg(feature = "rt-multi-thread")]
 impl std::task::Wake for ThreadWaker {
     fn wake(self: std::sync::Arc<Self>) {
         self.0.inner.unpark();
@@ -163,6 +165,7 @@ impl std::task::Wake for ThreadWaker {
 
 /// Polls `future` on this thread, sleeping between wake-ups: how
 /// `block_on` waits when the runtime's tasks run on other threads.
+#[cfg(feature = "rt-multi-thread")]
 pub(crate) fn block_on_thread<F: std::future::Future>(future: F, budget: Option<u32>) -> F::Output {
     let park = ParkThread::new();
     let waker = std::task::Waker::from(std::sync::Arc::new(ThreadWaker(park.unpark_handle())));

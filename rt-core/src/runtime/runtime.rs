@@ -40,7 +40,9 @@ impl Runtime {
         }
     }
 
-    /// A multi-thread runtime with default settings.
+    /// A multi-thread runtime with default settings (feature
+    /// `rt-multi-thread`).
+    #[cfg(feature = "rt-multi-thread")]
     pub fn new() -> std::io::Result<Runtime> {
         super::Builder::new_multi_thread().build()
     }
@@ -118,6 +120,7 @@ impl Runtime {
         self.shut_down = true;
         match &self.handle.inner {
             scheduler::Handle::CurrentThread(h) => current_thread::Handle::shutdown(h),
+            #[cfg(feature = "rt-multi-thread")]
             scheduler::Handle::MultiThread(h) => {
                 h.shutdown();
                 if h.wait_for_workers(timeout) {

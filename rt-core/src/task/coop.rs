@@ -34,6 +34,7 @@ pub fn with_budget<R>(units: u32, f: impl FnOnce() -> R) -> R {
 }
 
 /// Runs `f` with no budget (blocking closures, `block_in_place`).
+#[cfg(feature = "rt")]
 pub(crate) fn with_unconstrained<R>(f: impl FnOnce() -> R) -> R {
     with_budget_value(None, f)
 }

@@ -88,6 +88,8 @@ where
 /// calling task stays on this thread until it next yields. See
 /// [`spawn_blocking`] for when to choose which.
 ///
+/// Needs the `rt-multi-thread` feature.
+///
 /// # Panics
 ///
 /// On the current-thread runtime, which has no other thread to hand the
@@ -105,6 +107,7 @@ where
 /// });
 /// assert_eq!(ok, 42);
 /// ```
+#[cfg(feature = "rt-multi-thread")]
 pub fn block_in_place<F: FnOnce() -> R, R>(f: F) -> R {
     crate::runtime::scheduler::multi_thread::block_in_place(f)
 }

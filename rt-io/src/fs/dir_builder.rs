@@ -20,7 +20,6 @@ use std::path::Path;
 #[derive(Debug, Default)]
 pub struct DirBuilder {
     recursive: bool,
-    #[cfg(unix)]
     mode: Option<u32>,
 }
 
@@ -38,7 +37,6 @@ impl DirBuilder {
     }
 
     /// The permission bits for created directories (before the umask).
-    #[cfg(unix)]
     pub fn mode(&mut self, mode: u32) -> &mut DirBuilder {
         self.mode = Some(mode);
         self
@@ -53,7 +51,6 @@ impl DirBuilder {
     pub async fn create(&self, path: impl AsRef<Path>) -> io::Result<()> {
         let mut builder = std::fs::DirBuilder::new();
         builder.recursive(self.recursive);
-        #[cfg(unix)]
         if let Some(mode) = self.mode {
             std::os::unix::fs::DirBuilderExt::mode(&mut builder, mode);
         }

@@ -182,7 +182,6 @@ pub async fn hard_link(original: impl AsRef<Path>, link: impl AsRef<Path>) -> io
 /// # Errors
 ///
 /// Those of [`std::os::unix::fs::symlink`], e.g. `AlreadyExists`.
-#[cfg(unix)]
 pub async fn symlink(original: impl AsRef<Path>, link: impl AsRef<Path>) -> io::Result<()> {
     let (original, link) = (owned(original), owned(link));
     asyncify(move || std::os::unix::fs::symlink(original, link)).await

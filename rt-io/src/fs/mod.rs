@@ -28,7 +28,6 @@ mod read_dir;
 
 pub use dir_builder::DirBuilder;
 pub use file::File;
-#[cfg(unix)]
 pub use functions::symlink;
 pub use functions::{
     canonicalize, copy, create_dir, create_dir_all, hard_link, metadata, read, read_link,

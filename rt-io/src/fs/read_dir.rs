@@ -187,7 +187,6 @@ impl DirEntry {
     }
 
     /// The inode number of the entry.
-    #[cfg(unix)]
     pub fn ino(&self) -> u64 {
         std::os::unix::fs::DirEntryExt::ino(&*self.std)
     }

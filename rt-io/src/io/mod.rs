@@ -37,7 +37,7 @@ pub use std::io::{Error, ErrorKind, IoSlice, IoSliceMut, Result, SeekFrom};
 pub use crate::reactor::{Interest, Ready};
 
 /// Readiness of arbitrary file descriptors (`AsyncFd`), as in `tokio::io::unix`.
-#[cfg(all(unix, feature = "net"))]
+#[cfg(feature = "net")]
 pub mod unix {
     pub use crate::net::unix::{AsyncFd, AsyncFdReadyGuard, AsyncFdReadyMutGuard, TryIoError};
 }

@@ -23,6 +23,6 @@ pub use ready::{Interest, Ready, ERROR_EVENT};
 pub use scheduled_io::{Direction, Readiness, ReadyEvent, ScheduledIo, TICK_MASK};
 
 pub(crate) use poll_evented::PollEvented;
-#[cfg(all(unix, feature = "process"))]
+#[cfg(feature = "process")]
 pub(crate) use registration::current_handle;
 pub(crate) use registration::Registration;

@@ -8,7 +8,7 @@
 use super::handle::{shutdown_error, IoHandle};
 use super::ready::{Interest, Ready};
 use super::scheduled_io::{Direction, ReadyEvent, ScheduledIo};
-use rt_core::runtime::Handle;
+use rt_core::runtime::try_current_driver_handle;
 use rt_core::task::coop;
 use std::io;
 use std::sync::Arc;
@@ -31,7 +31,7 @@ pub(crate) struct Registration {
 /// Outside a runtime, or in one built without I/O.
 #[track_caller]
 pub(crate) fn current_handle() -> Arc<IoHandle> {
-    match Handle::try_current_driver_handle::<IoHandle>() {
+    match try_current_driver_handle::<IoHandle>() {
         Ok(Some(io)) => io,
         Ok(None) => panic!("{IO_DISABLED}"),
         Err(e) => panic!("{e}"),

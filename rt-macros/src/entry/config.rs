@@ -105,8 +105,10 @@ fn option_names(kind: EntryKind) -> &'static str {
     }
 }
 
-/// Parses and checks the attribute's arguments.
-pub(crate) fn parse(kind: EntryKind, args: TokenStream) -> syn::Result<Config> {
+/// Parses and checks the attribute's arguments. `multi_thread` says
+/// whether the rt build has the multi-thread scheduler (its
+/// `rt-multi-thread` feature).
+pub(crate) fn parse(kind: EntryKind, multi_thread: bool, args: TokenStream) -> syn::Result<Config> {
     let metas = Punctuated::<Meta, Token![,]>::parse_terminated.parse2(args)?;
     let mut errors = Errors::default();
     let mut written = Written::default();
@@ -115,7 +117,7 @@ pub(crate) fn parse(kind: EntryKind, args: TokenStream) -> syn::Result<Config> {
             errors.push(error);
         }
     }
-    let config = check(kind, written, &mut errors);
+    let config = check(kind, multi_thread, written, &mut errors);
     errors.into_result().map(|()| config)
 }
 
@@ -273,12 +275,27 @@ fn expected(value: &Expr, what: &str, example: &str) -> syn::Error {
 }
 
 /// The checks between options, and the defaults.
-fn check(kind: EntryKind, written: Written, errors: &mut Errors) -> Config {
+fn check(kind: EntryKind, multi_thread: bool, written: Written, errors: &mut Errors) -> Config {
     let default_flavor = match kind {
         EntryKind::Main => Flavor::MultiThread,
         EntryKind::Test => Flavor::CurrentThread,
     };
     let flavor = written.flavor.map_or(default_flavor, |(flavor, _)| flavor);
+    if flavor == Flavor::MultiThread && !multi_thread {
+        errors.push(match written.flavor {
+            Some((_, span)) => syn::Error::new(
+                span,
+                "the `multi_thread` flavor needs rt's `rt-multi-thread` feature; enable it \
+                 or write `flavor = \"current_thread\"`",
+            ),
+            None => syn::Error::new(
+                Span::call_site(),
+                "`#[rt::main]` runs on the multi-thread runtime by default, which needs rt's \
+                 `rt-multi-thread` feature; enable it or write \
+                 `#[rt::main(flavor = \"current_thread\")]`",
+            ),
+        });
+    }
     if let Some(threads) = &written.worker_threads {
         if flavor == Flavor::CurrentThread {
             errors.push(syn::Error::new(
@@ -311,7 +328,26 @@ mod tests {
     use super::*;
 
     fn parse_str(kind: EntryKind, args: &str) -> syn::Result<Config> {
-        parse(kind, args.parse().expect("test arguments tokenize"))
+        parse(kind, true, args.parse().expect("test arguments tokenize"))
+    }
+
+    #[test]
+    fn the_multi_thread_flavor_needs_its_feature() {
+        let parse_without = |kind, args: &str| parse(kind, false, args.parse().unwrap());
+        let error_without = |kind, args: &str| match parse_without(kind, args) {
+            Ok(_) => panic!("expected an error for `{args}`"),
+            Err(error) => error.to_string(),
+        };
+        let default = error_without(EntryKind::Main, "");
+        assert!(default.contains("rt-multi-thread") && default.contains("current_thread"));
+        let written = error_without(EntryKind::Test, r#"flavor = "multi_thread""#);
+        assert!(written.contains("rt-multi-thread"));
+        let current = parse_without(EntryKind::Main, r#"flavor = "current_thread""#).unwrap();
+        assert_eq!(current.flavor, Flavor::CurrentThread);
+        assert_eq!(
+            parse_without(EntryKind::Test, "").unwrap().flavor,
+            Flavor::CurrentThread
+        );
     }
 
     fn error_of(kind: EntryKind, args: &str) -> String {

@@ -189,6 +189,7 @@ mod tests {
     fn expand_str(kind: EntryKind, args: &str, item: &str) -> String {
         expand(
             kind,
+            true,
             args.parse().expect("test arguments tokenize"),
             item.parse().expect("test item tokenizes"),
         )

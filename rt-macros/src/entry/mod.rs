@@ -23,8 +23,14 @@ pub(crate) enum EntryKind {
     Test,
 }
 
-/// Expands `#[rt::main(args)]` or `#[rt::test(args)]` on `item`.
-pub(crate) fn expand(kind: EntryKind, args: TokenStream, item: TokenStream) -> TokenStream {
+/// Expands `#[rt::main(args)]` or `#[rt::test(args)]` on `item`, for an rt
+/// build with (`multi_thread`) or without the multi-thread scheduler.
+pub(crate) fn expand(
+    kind: EntryKind,
+    multi_thread: bool,
+    args: TokenStream,
+    item: TokenStream,
+) -> TokenStream {
     let function = match syn::parse2::<syn::ItemFn>(item.clone()) {
         Ok(function) => function,
         Err(error) => {
@@ -35,7 +41,7 @@ pub(crate) fn expand(kind: EntryKind, args: TokenStream, item: TokenStream) -> T
         }
     };
     let mut errors = config::Errors::default();
-    let config = config::parse(kind, args);
+    let config = config::parse(kind, multi_thread, args);
     if let Err(error) = function::check(kind, &function) {
         errors.push(error);
     }

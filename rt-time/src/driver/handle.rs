@@ -129,7 +129,7 @@ impl Handle {
 
     /// The time handle of the runtime this thread is in, if it has one.
     pub(crate) fn try_current() -> Option<Arc<Handle>> {
-        rt_core::runtime::Handle::try_current_driver_handle::<Handle>()
+        rt_core::runtime::try_current_driver_handle::<Handle>()
             .ok()
             .flatten()
     }
@@ -141,7 +141,7 @@ impl Handle {
     /// Outside a runtime, or in one built without timers.
     #[track_caller]
     pub(crate) fn current() -> Arc<Handle> {
-        match rt_core::runtime::Handle::try_current_driver_handle::<Handle>() {
+        match rt_core::runtime::try_current_driver_handle::<Handle>() {
             Ok(Some(handle)) => handle,
             Ok(None) => panic!("{NO_TIME_DRIVER}"),
             Err(e) => panic!("{e}"),
@@ -152,7 +152,7 @@ impl Handle {
     /// reference to the handle: for futures that look it up later.
     #[track_caller]
     pub(crate) fn assert_current() {
-        match rt_core::runtime::Handle::with_current_driver_handle::<Handle, _>(|h| h.is_some()) {
+        match rt_core::runtime::with_current_driver_handle::<Handle, _>(|h| h.is_some()) {
             Ok(true) => {}
             Ok(false) => panic!("{NO_TIME_DRIVER}"),
             Err(e) => panic!("{e}"),

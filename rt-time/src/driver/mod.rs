@@ -57,7 +57,7 @@ struct TimeUnpark {
 /// [`sleep`](crate::sleep), [`timeout`](crate::timeout) and
 /// [`interval`](crate::interval) work in the runtime. With `start_paused`
 /// the clock starts paused (see [`pause`](crate::pause)); that needs the
-/// `test-util` feature (on by default) and otherwise fails the build with
+/// `test-util` feature (off by default) and otherwise fails the build with
 /// an error.
 ///
 /// ```

@@ -21,13 +21,15 @@ use std::sync::{Arc, OnceLock};
 pub struct BlockingActivity {
     in_flight: AtomicUsize,
     /// Wakes the driver stack when the last closure finishes; set once the
-    /// stack exists.
+    /// stack exists (by the runtime, so never read without `rt`).
+    #[cfg_attr(not(feature = "rt"), allow(dead_code))]
     unpark: OnceLock<Arc<dyn Unpark>>,
     /// Whether a driver layer waits for the count to reach zero.
     wake_when_idle: AtomicBool,
 }
 
 impl BlockingActivity {
+    #[cfg(feature = "rt")]
     pub(crate) fn new() -> BlockingActivity {
         BlockingActivity {
             in_flight: AtomicUsize::new(0),
@@ -54,14 +56,17 @@ impl BlockingActivity {
         self.in_flight.fetch_add(0, SeqCst) > 0
     }
 
+    #[cfg(feature = "rt")]
     pub(crate) fn set_unpark(&self, unpark: Arc<dyn Unpark>) {
         let _ = self.unpark.set(unpark);
     }
 
+    #[cfg(feature = "rt")]
     pub(crate) fn started(&self) {
         self.in_flight.fetch_add(1, SeqCst);
     }
 
+    #[cfg(feature = "rt")]
     pub(crate) fn finished(&self) {
         if self.in_flight.fetch_sub(1, SeqCst) == 1 && self.wake_when_idle.load(SeqCst) {
             if let Some(unpark) = self.unpark.get() {

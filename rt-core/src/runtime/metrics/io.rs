@@ -37,14 +37,17 @@ impl IoDriverMetrics {
         }
     }
 
+    #[cfg(feature = "rt")]
     pub(crate) fn registered(&self) -> u64 {
         self.registered.load(Relaxed)
     }
 
+    #[cfg(feature = "rt")]
     pub(crate) fn deregistered(&self) -> u64 {
         self.deregistered.load(Relaxed)
     }
 
+    #[cfg(feature = "rt")]
     pub(crate) fn ready(&self) -> u64 {
         self.ready.load(Relaxed)
     }

@@ -75,11 +75,13 @@ impl WorkerMetrics {
         clock.idle_wake = false;
     }
 
+    #[cfg(feature = "rt-multi-thread")]
     pub(crate) fn count_steal(&self, tasks: u64) {
         bump(&self.steals, tasks);
         bump(&self.steal_operations, 1);
     }
 
+    #[cfg(feature = "rt-multi-thread")]
     pub(crate) fn count_overflow(&self) {
         bump(&self.overflows, 1);
     }

@@ -319,6 +319,7 @@ impl CoreGuard {
     fn cx(&self) -> &Context {
         match &self.context {
             super::Context::CurrentThread(cx) => cx,
+            #[cfg(feature = "rt-multi-thread")]
             super::Context::MultiThread(_) => unreachable!("a current-thread guard"),
         }
     }

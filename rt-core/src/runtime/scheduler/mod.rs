@@ -1,8 +1,10 @@
 //! The schedulers, behind one `Handle` enum so that the rest of the runtime
-//! does not care which flavor it talks to.
+//! does not care which flavor it talks to. The multi-thread flavor exists
+//! only with the `rt-multi-thread` feature.
 
 pub(crate) mod current_thread;
 pub(crate) mod inject;
+#[cfg(feature = "rt-multi-thread")]
 pub(crate) mod multi_thread;
 
 use super::blocking::Spawner;
@@ -25,12 +27,14 @@ use std::time::Instant;
 #[derive(Clone)]
 pub(crate) enum Handle {
     CurrentThread(Arc<current_thread::Handle>),
+    #[cfg(feature = "rt-multi-thread")]
     MultiThread(Arc<multi_thread::Handle>),
 }
 
 /// What a thread driving a scheduler keeps in its thread-local context.
 pub(crate) enum Context {
     CurrentThread(current_thread::Context),
+    #[cfg(feature = "rt-multi-thread")]
     MultiThread(multi_thread::Context),
 }
 
@@ -66,6 +70,7 @@ impl Handle {
     pub(crate) fn common(&self) -> &Common {
         match self {
             Handle::CurrentThread(h) => &h.common,
+            #[cfg(feature = "rt-multi-thread")]
             Handle::MultiThread(h) => &h.common,
         }
     }
@@ -73,6 +78,7 @@ impl Handle {
     pub(crate) fn num_workers(&self) -> usize {
         match self {
             Handle::CurrentThread(_) => 1,
+            #[cfg(feature = "rt-multi-thread")]
             Handle::MultiThread(h) => h.num_workers(),
         }
     }
@@ -80,6 +86,7 @@ impl Handle {
     pub(crate) fn num_alive_tasks(&self) -> usize {
         match self {
             Handle::CurrentThread(h) => h.num_alive_tasks(),
+            #[cfg(feature = "rt-multi-thread")]
             Handle::MultiThread(h) => h.num_alive_tasks(),
         }
     }
@@ -87,6 +94,7 @@ impl Handle {
     pub(crate) fn global_queue_depth(&self) -> usize {
         match self {
             Handle::CurrentThread(h) => h.global_queue_depth(),
+            #[cfg(feature = "rt-multi-thread")]
             Handle::MultiThread(h) => h.global_queue_depth(),
         }
     }
@@ -101,6 +109,7 @@ impl Handle {
                 assert_eq!(worker, 0, "worker index out of range");
                 h.metrics()
             }
+            #[cfg(feature = "rt-multi-thread")]
             Handle::MultiThread(h) => h.worker_metrics(worker),
         }
     }
@@ -112,6 +121,7 @@ impl Handle {
                 assert_eq!(worker, 0, "worker index out of range");
                 h.metrics().local_queue_depth.load(Ordering::Relaxed)
             }
+            #[cfg(feature = "rt-multi-thread")]
             Handle::MultiThread(h) => h.worker_local_queue_depth(worker),
         }
     }
@@ -122,6 +132,7 @@ impl Handle {
         let mut collect = |header: &Header| tasks.push(dump::task_info(header, now));
         match self {
             Handle::CurrentThread(h) => h.for_each_task(&mut collect),
+            #[cfg(feature = "rt-multi-thread")]
             Handle::MultiThread(h) => h.for_each_task(&mut collect),
         }
         Dump::new(tasks)
@@ -156,6 +167,7 @@ impl Handle {
     {
         match self {
             Handle::CurrentThread(h) => current_thread::Handle::spawn(h, future, id, origin),
+            #[cfg(feature = "rt-multi-thread")]
             Handle::MultiThread(h) => multi_thread::Handle::spawn(h, future, id, origin),
         }
     }

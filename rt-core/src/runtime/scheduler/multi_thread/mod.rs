@@ -1,13 +1,17 @@
 //! The multi-thread work-stealing scheduler.
 //!
-//! Each worker thread owns a `Core`: a local run queue (a crossbeam-deque
-//! worker end, stealable from the other end), a LIFO slot that other
-//! workers take from only when it is stranded (`lifo_watch.rs`), and its tick. Tasks woken on a worker go to
-//! its LIFO slot (the woken task often shares the waker's data, still in
-//! cache); older work goes to the back of the local queue. Work from outside
-//! the pool enters through the injector. A worker with nothing to run
-//! steals half of a random victim's queue, and parks when there is nothing
-//! anywhere; `idle.rs` decides who to wake.
+//! Each worker thread owns a `Core`: a local run queue (`queue.rs`, a
+//! bounded ring of our own that the owner pushes to and pops from and other
+//! workers steal half of), a LIFO slot that other workers take from only
+//! when it is stranded (`lifo_watch.rs`), and its tick. Tasks woken on a
+//! worker go to its LIFO slot (the woken task often shares the waker's
+//! data, still in cache); older work goes to the back of the local queue.
+//! Work from outside the pool, and a full local queue's overflow, enters
+//! through the injector, crossbeam-deque's `Injector`; that crate is used
+//! for nothing else (its `Worker` only as the scratch space a batch taken
+//! from the injector passes through). A worker with nothing to run steals half of a random victim's
+//! queue, and parks when there is nothing anywhere; `idle.rs` decides who
+//! to wake.
 
 mod idle;
 mod lifo_slot;
