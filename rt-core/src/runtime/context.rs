@@ -7,7 +7,7 @@ use crate::util::rng::{self, FastRand};
 use std::cell::{Cell, RefCell};
 use std::fmt;
 
-thread_local! {
+crate::loom::thread_local! {
     static CONTEXT: Context = const {
         Context {
             handle: RefCell::new(None),
