@@ -37,6 +37,9 @@
 //!   protocol under test uses `crate::loom::sync::Arc`.
 //! * `std::sync::OnceLock`, set once before any modelled thread reads it.
 //!
+//! Unit tests that never run under loom (`#[cfg(all(test, not(loom)))]`)
+//! may use `std` directly.
+//!
 //! Where loom lacks a piece or gets it wrong, `model` (compiled only under
 //! loom) builds it from loom's primitives: the virtual clock, timed condvar
 //! waits, a `try_lock` that does not block, the deque stand-in, the

@@ -1,13 +1,15 @@
-//! loom's mutex with a `try_lock` that never blocks.
+//! loom's mutex with a `try_lock` that does not wait for a holder.
 //!
-//! loom 0.7 blocks a thread that is about to `try_lock` when
-//! another thread takes the lock first, until that one unlocks
-//! (tokio-rs/loom#376): a worker's `try_lock` of the driver, held
-//! by the worker parked on it, then looks like a deadlock. Here
-//! `try_lock` first claims the lock in a count of holders and
-//! waiters, and fails without touching loom's mutex when anybody
-//! is there; when it does go to loom's mutex, a thread that beat it
-//! there holds it only for a plain critical section.
+//! loom 0.7 blocks a thread that is about to `try_lock` when another
+//! thread takes the lock first, until that one unlocks
+//! (tokio-rs/loom#376): a worker's `try_lock` of the driver, held by the
+//! worker parked on it, then looks like a deadlock. Here `try_lock` first
+//! claims the lock in a count of holders and waiters, and fails without
+//! touching loom's mutex when anybody is there. Once it has claimed the
+//! lock, only a `lock` call that started meanwhile can get to loom's mutex
+//! first, and is waited for: this `try_lock` suits locks that `lock`
+//! callers hold briefly, as the driver's is (workers `try_lock` it to park
+//! on it; the last one out `lock`s it to shut the driver down).
 
 use std::ops::{Deref, DerefMut};
 use std::sync::atomic::{AtomicUsize, Ordering::SeqCst};
