@@ -20,7 +20,7 @@ use std::task::{ready, Context, Poll};
 /// otherwise.
 pub const DEFAULT_BUDGET: u32 = 128;
 
-thread_local! {
+crate::loom::thread_local! {
     /// `None`: unconstrained. `Some(n)`: `n` units left in this poll.
     static BUDGET: Cell<Option<u32>> = const { Cell::new(None) };
     /// How many times a resource refused to proceed on this thread.

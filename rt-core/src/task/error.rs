@@ -1,11 +1,11 @@
 //! `JoinError`: why a task produced no output.
 
 use super::Id;
+use crate::loom::sync::{Mutex, MutexGuard};
 use std::any::Any;
 use std::fmt;
 use std::io;
 use std::mem::ManuallyDrop;
-use std::sync::{Mutex, MutexGuard};
 
 /// A task failed to run to completion: it was cancelled, or it panicked.
 pub struct JoinError {

@@ -1,10 +1,10 @@
 //! Task ids: unique for the life of the process, and the "current task"
 //! that `task::id()` reports.
 
+use crate::loom::counter::Counter;
 use std::cell::Cell;
 use std::fmt;
 use std::num::NonZeroU64;
-use std::sync::atomic::{AtomicU64, Ordering};
 
 /// An opaque id that tells a task apart from every other task spawned in
 /// this process, alive or finished.
@@ -14,15 +14,16 @@ use std::sync::atomic::{AtomicU64, Ordering};
 #[derive(Clone, Copy, Debug, Hash, Eq, PartialEq, Ord, PartialOrd)]
 pub struct Id(pub(crate) NonZeroU64);
 
-thread_local! {
+crate::loom::thread_local! {
     static CURRENT: Cell<Option<Id>> = const { Cell::new(None) };
 }
 
 impl Id {
     pub(crate) fn next() -> Id {
         // Not part of any concurrent protocol: a plain counter suffices.
-        static NEXT: AtomicU64 = AtomicU64::new(1);
-        let n = NEXT.fetch_add(1, Ordering::Relaxed);
+        // Under loom it restarts with each execution (see `crate::loom`).
+        static NEXT: Counter = Counter::new(1);
+        let n = NEXT.next();
         Id(NonZeroU64::new(n).expect("task id counter wrapped"))
     }
 

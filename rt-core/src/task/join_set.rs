@@ -12,13 +12,15 @@
 //! [`AtomicWaker`](crate::util::AtomicWaker): no new lock-free protocol.
 
 use super::{coop, AbortHandle, Id, JoinError, JoinHandle};
+use crate::loom::sync::Mutex;
 use crate::runtime::Handle;
 use crate::util::AtomicWaker;
 use std::collections::VecDeque;
 use std::fmt;
 use std::future::Future;
 use std::pin::Pin;
-use std::sync::{Arc, Mutex};
+// `std`'s `Arc`: the entries' wakers (see `crate::loom`).
+use std::sync::Arc;
 use std::task::{Context, Poll, Wake, Waker};
 
 /// A set of tasks spawned on a runtime, awaited in completion order.

@@ -52,9 +52,8 @@ unsafe impl<S: 'static> Link for OwnedLink<S> {
 }
 
 fn next_owner_id() -> NonZeroU64 {
-    static NEXT: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(1);
-    NonZeroU64::new(NEXT.fetch_add(1, std::sync::atomic::Ordering::Relaxed))
-        .expect("owner ids exhausted")
+    static NEXT: crate::loom::counter::Counter = crate::loom::counter::Counter::new(1);
+    NonZeroU64::new(NEXT.next()).expect("owner ids exhausted")
 }
 
 impl<S: Schedule> OwnedTasks<S> {

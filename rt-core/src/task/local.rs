@@ -9,6 +9,8 @@
 
 use super::list::OwnedTasks;
 use super::{coop, Id, JoinHandle, Notified, Origin, Schedule, Task};
+use crate::loom::sync::Mutex;
+use crate::loom::thread::{self, ThreadId};
 use crate::util::AtomicWaker;
 use pin_project_lite::pin_project;
 use std::cell::{Cell, RefCell};
@@ -18,9 +20,9 @@ use std::future::Future;
 use std::marker::PhantomData;
 use std::pin::Pin;
 use std::rc::Rc;
-use std::sync::{Arc, Mutex};
+// `std`'s `Arc`: the scheduler handle of the set's tasks (see `crate::loom`).
+use std::sync::Arc;
 use std::task::{Context as TaskContext, Poll};
-use std::thread::{self, ThreadId};
 
 /// Tasks run per poll of the set before it yields to its executor.
 const MAX_TASKS_PER_TICK: usize = 61;
@@ -65,7 +67,7 @@ struct Shared {
     waker: AtomicWaker,
 }
 
-thread_local! {
+crate::loom::thread_local! {
     static CURRENT: RefCell<Option<Rc<Context>>> = const { RefCell::new(None) };
 }
 

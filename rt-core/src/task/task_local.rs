@@ -54,7 +54,7 @@ macro_rules! __task_local_key {
     ($(#[$attr:meta])* $vis:vis $name:ident, $t:ty) => {
         $(#[$attr])*
         $vis static $name: $crate::task::LocalKey<$t> = {
-            ::std::thread_local! {
+            $crate::loom::thread_local! {
                 static __RT_TASK_LOCAL: ::std::cell::RefCell<::std::option::Option<$t>> =
                     const { ::std::cell::RefCell::new(::std::option::Option::None) };
             }
@@ -68,7 +68,7 @@ macro_rules! __task_local_key {
 /// The value is only reachable while a [`scope`](Self::scope) future is
 /// being polled, or inside a [`sync_scope`](Self::sync_scope) closure.
 pub struct LocalKey<T: 'static> {
-    slot: &'static std::thread::LocalKey<RefCell<Option<T>>>,
+    slot: &'static crate::loom::thread::LocalKey<RefCell<Option<T>>>,
 }
 
 /// Why a task-local value could not be read: no scope has set it here.
@@ -103,7 +103,9 @@ impl ScopeError {
 
 impl<T: 'static> LocalKey<T> {
     #[doc(hidden)]
-    pub const fn __new(slot: &'static std::thread::LocalKey<RefCell<Option<T>>>) -> LocalKey<T> {
+    pub const fn __new(
+        slot: &'static crate::loom::thread::LocalKey<RefCell<Option<T>>>,
+    ) -> LocalKey<T> {
         LocalKey { slot }
     }
 

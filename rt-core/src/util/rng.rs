@@ -79,14 +79,14 @@ fn splitmix64(mut x: u64) -> u64 {
 /// each worker thread, blocking thread or nested generator.
 #[derive(Debug)]
 pub struct SeedGenerator {
-    state: std::sync::Mutex<u64>,
+    state: crate::loom::sync::Mutex<u64>,
 }
 
 impl SeedGenerator {
     /// A generator rooted at `seed`.
     pub fn new(seed: u64) -> SeedGenerator {
         SeedGenerator {
-            state: std::sync::Mutex::new(seed),
+            state: crate::loom::sync::Mutex::new(seed),
         }
     }
 
@@ -98,7 +98,7 @@ impl SeedGenerator {
     }
 }
 
-thread_local! {
+crate::loom::thread_local! {
     static COUNTER: Cell<u64> = const { Cell::new(0) };
     static THREAD_RNG: Cell<Option<FastRand>> = const { Cell::new(None) };
 }

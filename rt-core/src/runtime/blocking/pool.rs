@@ -8,13 +8,17 @@
 use super::schedule::BlockingSchedule;
 use super::task::BlockingTask;
 use super::BlockingActivity;
+use crate::loom::sync::{Condvar, Mutex, MutexGuard};
+use crate::loom::thread;
+use crate::loom::time::Instant;
 use crate::runtime::{context, scheduler, Callback};
 use crate::task::{self, JoinHandle, UnownedTask};
 use std::collections::VecDeque;
 use std::fmt;
 use std::io;
-use std::sync::{Arc, Condvar, Mutex, MutexGuard};
-use std::time::{Duration, Instant};
+// `std`'s `Arc`: the configuration holds `Arc<dyn Fn>` (see `crate::loom`).
+use std::sync::Arc;
+use std::time::Duration;
 
 /// The pool, owned by the runtime; dropping it shuts it down.
 pub(crate) struct BlockingPool {
@@ -217,7 +221,7 @@ impl Spawner {
     }
 
     fn spawn_thread(&self, rt: &scheduler::Handle, _index: usize) -> io::Result<()> {
-        let mut builder = std::thread::Builder::new().name((self.inner.config.thread_name)());
+        let mut builder = thread::Builder::new().name((self.inner.config.thread_name)());
         if let Some(size) = self.inner.config.stack_size {
             builder = builder.stack_size(size);
         }

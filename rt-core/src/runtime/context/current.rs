@@ -6,7 +6,7 @@ use crate::runtime::scheduler;
 use crate::util::rng::{self, FastRand};
 use std::cell::{Cell, RefCell};
 
-thread_local! {
+crate::loom::thread_local! {
     static CONTEXT: Context = const {
         Context {
             handle: RefCell::new(None),

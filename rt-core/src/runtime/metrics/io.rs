@@ -4,7 +4,7 @@
 //! publishes one of these in the runtime's
 //! [`DriverHandles`](crate::runtime::DriverHandles) and bumps it.
 
-use std::sync::atomic::{AtomicU64, Ordering::Relaxed};
+use crate::loom::sync::atomic::{AtomicU64, Ordering::Relaxed};
 
 /// Registration and readiness counts of an I/O driver.
 #[derive(Debug, Default)]

@@ -10,6 +10,8 @@
 
 use super::inject::Inject;
 use super::Common;
+use crate::loom::sync::atomic::{AtomicBool, Ordering};
+use crate::loom::sync::{Condvar, Mutex};
 use crate::runtime::context;
 use crate::runtime::driver::Driver;
 use crate::runtime::metrics::{WorkerClock, WorkerMetrics};
@@ -20,8 +22,8 @@ use std::any::Any;
 use std::cell::RefCell;
 use std::collections::VecDeque;
 use std::future::Future;
-use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::{Arc, Condvar, Mutex};
+// `std`'s `Arc`: `Handle` and `Waiter` are wakers (see `crate::loom`).
+use std::sync::Arc;
 use std::task::{Context as TaskContext, Poll, Wake, Waker};
 use std::time::Duration;
 
@@ -431,7 +433,7 @@ impl CoreGuard {
         let metrics = &handle.metrics;
         metrics
             .local_queue_depth
-            .store(core.tasks.len(), std::sync::atomic::Ordering::Relaxed);
+            .store(core.tasks.len(), Ordering::Relaxed);
         if hooks {
             metrics.before_park(&mut core.clock);
             if let Some(f) = &handle.common.config.before_park {

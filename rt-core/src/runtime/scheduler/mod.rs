@@ -13,13 +13,14 @@ use super::driver::{DriverHandles, Unpark};
 use super::metrics::WorkerMetrics;
 use super::slow_poll::SlowPoll;
 use super::UnhandledPanic;
+use crate::loom::sync::atomic::Ordering;
 use crate::task::dump::{self, Dump};
 use crate::task::{Header, Id, JoinHandle, Origin};
 use crate::util::rng::SeedGenerator;
 use std::any::Any;
 use std::future::Future;
 use std::panic::Location;
-use std::sync::atomic::Ordering;
+// `std`'s `Arc`: `Arc<dyn Unpark>` and the waker handles (see `crate::loom`).
 use std::sync::Arc;
 use std::time::Instant;
 

@@ -24,7 +24,8 @@
 use super::idle::Idle;
 use super::park::{DriverWatch, SharedDriver};
 use crate::loom::sync::atomic::{AtomicBool, Ordering::SeqCst};
-use std::time::{Duration, Instant};
+use crate::loom::time::Instant;
+use std::time::Duration;
 
 /// Longest a worker blocks on the driver while other workers run, and so
 /// about the shortest time a task must sit in a busy worker's LIFO slot

@@ -25,20 +25,25 @@ mod worker;
 pub(crate) use worker::{block_in_place, Context};
 
 use super::Common;
+use crate::loom::deque::{Injector, Steal};
+use crate::loom::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+use crate::loom::sync::{Condvar, Mutex};
+use crate::loom::thread;
+use crate::loom::time::Instant;
 use crate::runtime::driver::Driver;
 use crate::runtime::metrics::WorkerMetrics;
 use crate::runtime::SlowPoll;
 use crate::task::list::OwnedTasks;
 use crate::task::{Header, Id, JoinHandle, Notified, Origin, Schedule, Task};
-use crossbeam_deque::Injector;
 use idle::Idle;
 use lifo_watch::LifoWatch;
 use park::{Parker, SharedDriver};
 use std::any::Any;
 use std::future::Future;
 use std::io;
-use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
-use std::sync::{Arc, Condvar, Mutex};
+// `std`'s `Arc`: the handle is shared with code that names it so (see
+// `crate::loom`).
+use std::sync::Arc;
 use worker::{Core, Remote};
 
 /// The pool's shared half; `Arc<Handle>` is what tasks hold.
@@ -65,7 +70,7 @@ struct Shared {
     thread_config: ThreadConfig,
     live_threads: AtomicUsize,
     /// Every worker thread started, joined when the runtime drops.
-    threads: Mutex<Vec<std::thread::JoinHandle<()>>>,
+    threads: Mutex<Vec<thread::JoinHandle<()>>>,
 }
 
 pub(crate) struct ThreadConfig {
@@ -187,12 +192,12 @@ impl Handle {
     pub(crate) fn wait_for_workers(&self, timeout: Option<std::time::Duration>) -> bool {
         let (lock, condvar) = &self.shared.finished;
         let mut done = lock.lock().unwrap_or_else(|e| e.into_inner());
-        let deadline = timeout.map(|t| std::time::Instant::now() + t);
+        let deadline = timeout.map(|t| Instant::now() + t);
         while !*done {
             done = match deadline {
                 None => condvar.wait(done).unwrap_or_else(|e| e.into_inner()),
                 Some(deadline) => {
-                    let now = std::time::Instant::now();
+                    let now = Instant::now();
                     if now >= deadline {
                         return false;
                     }
@@ -243,9 +248,9 @@ impl Handle {
     fn drain_injector(&self) {
         loop {
             match self.shared.injector.steal() {
-                crossbeam_deque::Steal::Success(task) => drop(task),
-                crossbeam_deque::Steal::Empty => return,
-                crossbeam_deque::Steal::Retry => continue,
+                Steal::Success(task) => drop(task),
+                Steal::Empty => return,
+                Steal::Retry => continue,
             }
         }
     }

@@ -16,14 +16,16 @@ use super::lifo_slot::LifoSlot;
 use super::lifo_watch::{SlotSightings, Watching};
 use super::queue::{self, Overflow};
 use super::{Handle, Parker};
+use crate::loom::deque::{Injector, Steal};
+use crate::loom::sync::atomic::Ordering;
+use crate::loom::thread;
+use crate::loom::time::Instant;
 use crate::runtime::metrics::{WorkerClock, WorkerMetrics};
 use crate::runtime::{context, scheduler};
 use crate::task::{coop, Notified};
 use crate::util::rng::FastRand;
-use crossbeam_deque::{Injector, Steal};
 use std::cell::RefCell;
 use std::io;
-use std::sync::atomic::Ordering;
 use std::sync::Arc;
 
 type Task = Notified<Arc<Handle>>;
@@ -43,7 +45,7 @@ pub(crate) struct Core {
     /// Where a batch taken from the injector lands on its way into
     /// `local` (crossbeam hands out batches only into one of its deques);
     /// empty between calls.
-    injected: crossbeam_deque::Worker<Task>,
+    injected: crate::loom::deque::Worker<Task>,
     /// Tasks that yielded, run again once the queue ran dry or at the next
     /// maintenance, so yield loops cannot starve the injector.
     deferred: Vec<Task>,
@@ -94,7 +96,7 @@ impl Core {
             index,
             tick: 0,
             local,
-            injected: crossbeam_deque::Worker::new_fifo(),
+            injected: crate::loom::deque::Worker::new_fifo(),
             deferred: Vec::new(),
             lifo_enabled: true,
             is_searching: false,
@@ -232,7 +234,7 @@ impl Core {
     /// Takes another worker's LIFO task that has sat in its slot for a
     /// watch interval (its worker is stuck in a long poll).
     fn rescue_stranded(&mut self, handle: &Handle) -> Option<Task> {
-        let now = std::time::Instant::now();
+        let now = Instant::now();
         for (i, remote) in handle.shared.remotes.iter().enumerate() {
             if i == self.index {
                 continue;
@@ -309,7 +311,7 @@ pub(super) fn record_poll_time(handle: &Arc<Handle>, duration: std::time::Durati
 /// Starts a thread that runs `core` as a worker.
 pub(super) fn launch(handle: &Arc<Handle>, core: Box<Core>) -> io::Result<()> {
     let config = &handle.shared.thread_config;
-    let mut builder = std::thread::Builder::new().name((config.name)());
+    let mut builder = thread::Builder::new().name((config.name)());
     if let Some(size) = config.stack_size {
         builder = builder.stack_size(size);
     }
