@@ -2,7 +2,7 @@
 //! seam. One worker at a time parks on it; a turn polls mio and turns each
 //! event into readiness on the resource it names.
 
-use super::handle::{IoHandle, WAKER_TOKEN};
+use super::handle::IoHandle;
 use super::ready::Ready;
 use super::scheduled_io::{ScheduledIo, TICK_MASK};
 use rt_core::runtime::{Driver, DriverHandles, Unpark};
@@ -18,6 +18,9 @@ pub struct IoDriver {
     poll: mio::Poll,
     events: mio::Events,
     handle: Arc<IoHandle>,
+    /// The states a turn's events name, resolved under the registrations'
+    /// lock and kept between turns for its capacity.
+    resolved: Vec<(Arc<ScheduledIo>, Ready)>,
     tick: usize,
     is_shutdown: bool,
 }
@@ -27,13 +30,14 @@ impl IoDriver {
     /// events per turn.
     pub fn new(nevents: usize) -> io::Result<(IoDriver, Arc<IoHandle>)> {
         let poll = mio::Poll::new()?;
-        let waker = mio::Waker::new(poll.registry(), WAKER_TOKEN)?;
+        let waker = mio::Waker::new(poll.registry(), super::handle::WAKER_TOKEN)?;
         let registry = poll.registry().try_clone()?;
         let handle = Arc::new(IoHandle::new(registry, waker));
         let driver = IoDriver {
             poll,
             events: mio::Events::with_capacity(nevents.max(1)),
             handle: handle.clone(),
+            resolved: Vec::new(),
             tick: 0,
             is_shutdown: false,
         };
@@ -41,39 +45,28 @@ impl IoDriver {
     }
 
     fn turn(&mut self, timeout: Option<Duration>) {
-        // Events of the previous turn are dispatched: what was released
-        // since can no longer be named by an event in hand.
-        self.handle.drop_released();
         self.tick = (self.tick + 1) & TICK_MASK;
         match self.poll.poll(&mut self.events, timeout) {
             Ok(()) => {}
             Err(e) if e.kind() == io::ErrorKind::Interrupted => return,
             Err(e) => panic!("unexpected error when polling the I/O driver: {e:?}"),
         }
-        if self.is_shutdown {
-            // Resources were released without passing through the release
-            // list: their tokens must not be followed any more. Polling
-            // still honours the timeout and `unpark`, so a caller that parks
-            // after shutdown sleeps instead of spinning.
+        if self.is_shutdown || self.events.is_empty() {
+            // After shutdown every resource already failed and the set
+            // dispatches nothing. Polling still honours the timeout and
+            // `unpark`, so a caller that parks after shutdown sleeps
+            // instead of spinning.
             return;
         }
-        let mut dispatched = 0;
-        for event in self.events.iter() {
-            let token = event.token();
-            if token == WAKER_TOKEN {
-                continue;
-            }
-            dispatched += 1;
-            let ptr = token.0 as *const ScheduledIo;
-            // SAFETY: tokens are addresses of `ScheduledIo`s registered
-            // through `IoHandle::add_source`. Such a state is held by the
-            // handle's registered set until deregistered from the OS, and
-            // then by the pending-release list until the start of the next
-            // turn, so it is alive for every event of this turn.
-            let io = unsafe { &*ptr };
-            io.set_readiness(self.tick, Ready::from_mio(event));
-        }
-        self.handle.metrics.count_ready(dispatched);
+        let events = self
+            .events
+            .iter()
+            .map(|event| (event.token(), Ready::from_mio(event)));
+        let dispatched = self
+            .handle
+            .registrations
+            .dispatch(self.tick, events, &mut self.resolved);
+        self.handle.metrics.count_ready(dispatched as u64);
     }
 }
 

@@ -2,8 +2,9 @@
 //! per-resource readiness state socket operations wait on.
 //!
 //! Layers, bottom up: [`IoDriver`] (owns the `Poll`, turns events into
-//! readiness), `IoHandle` (registration from any thread, the release
-//! protocol, shutdown), [`ScheduledIo`] (the readiness word and waiters),
+//! readiness), `IoHandle` (registration from any thread, shutdown),
+//! [`RegistrationSet`] (tokens with generations, so that a stale event is
+//! dropped), [`ScheduledIo`] (the readiness word and waiters),
 //! `Registration` (the readiness loops), `PollEvented` (a mio source plus
 //! its registration). Socket types in `net` sit on the last one.
 //!
@@ -15,11 +16,13 @@ mod handle;
 mod poll_evented;
 mod ready;
 mod registration;
+mod registration_set;
 mod scheduled_io;
 
 pub use driver::{base_driver, base_driver_with_capacity, IoDriver, DEFAULT_EVENTS_CAPACITY};
 pub use handle::IoHandle;
 pub use ready::{Interest, Ready, ERROR_EVENT};
+pub use registration_set::RegistrationSet;
 pub use scheduled_io::{Direction, Readiness, ReadyEvent, ScheduledIo, TICK_MASK};
 
 pub(crate) use poll_evented::PollEvented;

@@ -21,6 +21,7 @@ const IO_DISABLED: &str = "An rt context was found, but IO is disabled. Call `en
 #[derive(Debug)]
 pub(crate) struct Registration {
     handle: Arc<IoHandle>,
+    token: mio::Token,
     shared: Arc<ScheduledIo>,
 }
 
@@ -50,8 +51,12 @@ impl Registration {
         interest: Interest,
     ) -> io::Result<Registration> {
         let handle = current_handle();
-        let shared = handle.add_source(io, interest)?;
-        Ok(Registration { handle, shared })
+        let (token, shared) = handle.add_source(io, interest)?;
+        Ok(Registration {
+            handle,
+            token,
+            shared,
+        })
     }
 
     /// Removes `io` from the OS poller; the state itself is released when
@@ -190,6 +195,6 @@ impl Registration {
 impl Drop for Registration {
     fn drop(&mut self) {
         self.shared.clear_wakers();
-        self.handle.release(&self.shared);
+        self.handle.release(self.token);
     }
 }

@@ -154,12 +154,6 @@ impl ScheduledIo {
         }
     }
 
-    /// The mio token naming this resource: its address. The driver turns it
-    /// back into a reference, which the release protocol keeps valid.
-    pub(crate) fn token(&self) -> mio::Token {
-        mio::Token(self as *const ScheduledIo as usize)
-    }
-
     /// Driver side: ORs `ready` into the word under `tick`, then wakes the
     /// waiters it satisfies.
     pub fn set_readiness(&self, tick: usize, ready: Ready) {

@@ -2,6 +2,7 @@
 //! writes cost one write of the inner sink.
 
 use super::buf_reader::DEFAULT_BUF_SIZE;
+use super::interrupted::is_interrupted;
 use crate::io::{AsyncBufRead, AsyncRead, AsyncWrite, ReadBuf};
 use pin_project_lite::pin_project;
 use std::io;
@@ -83,6 +84,7 @@ impl<W: AsyncWrite> BufWriter<W> {
                     )))
                 }
                 Ok(n) => *me.written += n,
+                Err(e) if is_interrupted(&e) => {}
                 Err(e) => return Poll::Ready(Err(e)),
             }
         }

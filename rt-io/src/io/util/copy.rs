@@ -58,14 +58,7 @@ impl CopyBuffer {
         loop {
             let mut budget = match coop::poll_proceed(cx) {
                 Poll::Ready(budget) => budget,
-                Poll::Pending => {
-                    // Yielding: make sure what we wrote is on its way.
-                    if self.need_flush {
-                        ready!(writer.as_mut().poll_flush(cx))?;
-                        self.need_flush = false;
-                    }
-                    return Poll::Pending;
-                }
+                Poll::Pending => return flush_and_yield(&mut self.need_flush, writer.as_mut(), cx),
             };
             if self.pos == self.cap && !self.read_done {
                 let mut buf = ReadBuf::new(&mut self.buf);
@@ -73,13 +66,7 @@ impl CopyBuffer {
                     Poll::Ready(Ok(())) => {}
                     Poll::Ready(Err(e)) => return Poll::Ready(Err(e)),
                     Poll::Pending => {
-                        // Nothing to read: flush what was written so the
-                        // peer is not kept waiting on our buffer.
-                        if self.need_flush {
-                            ready!(writer.as_mut().poll_flush(cx))?;
-                            self.need_flush = false;
-                        }
-                        return Poll::Pending;
+                        return flush_and_yield(&mut self.need_flush, writer.as_mut(), cx)
                     }
                 }
                 let n = buf.filled().len();
@@ -110,6 +97,25 @@ impl CopyBuffer {
             }
         }
     }
+}
+
+/// The reader (or the task's budget) is not ready: flushes what was
+/// written since the last flush, so that whoever waits on those bytes (it
+/// may be the very peer that feeds the reader) is not kept waiting on the
+/// writer's buffer, and then yields.
+fn flush_and_yield<W, T>(
+    need_flush: &mut bool,
+    writer: Pin<&mut W>,
+    cx: &mut Context<'_>,
+) -> Poll<io::Result<T>>
+where
+    W: AsyncWrite + ?Sized,
+{
+    if *need_flush {
+        ready!(writer.poll_flush(cx))?;
+        *need_flush = false;
+    }
+    Poll::Pending
 }
 
 /// Copies everything `reader` yields into `writer`, then flushes `writer`;
@@ -164,28 +170,39 @@ pub(crate) fn retry_interrupted<T>(
 /// Copies everything a buffered `reader` yields into `writer`, writing
 /// straight from the reader's buffer, then flushes `writer`; returns the
 /// number of bytes copied.
+///
+/// Whenever the reader is not ready, what was written since the last flush
+/// is flushed first, so a reader fed by the writer's own peer cannot wait
+/// forever on bytes sitting in the writer's buffer.
 pub async fn copy_buf<'a, R, W>(reader: &'a mut R, writer: &'a mut W) -> io::Result<u64>
 where
     R: AsyncBufRead + Unpin + ?Sized,
     W: AsyncWrite + Unpin + ?Sized,
 {
     let mut amount = 0u64;
+    let mut need_flush = false;
     std::future::poll_fn(|cx| loop {
-        let mut budget = ready!(coop::poll_proceed(cx));
         let mut reader = Pin::new(&mut *reader);
-        let writer = Pin::new(&mut *writer);
-        let chunk = ready!(retry_interrupted(reader.as_mut().poll_fill_buf(cx), cx))?;
+        let mut writer = Pin::new(&mut *writer);
+        let Poll::Ready(mut budget) = coop::poll_proceed(cx) else {
+            return flush_and_yield(&mut need_flush, writer, cx);
+        };
+        let chunk = match retry_interrupted(reader.as_mut().poll_fill_buf(cx), cx) {
+            Poll::Ready(chunk) => chunk?,
+            Poll::Pending => return flush_and_yield(&mut need_flush, writer, cx),
+        };
         if chunk.is_empty() {
             ready!(writer.poll_flush(cx))?;
             return Poll::Ready(Ok(amount));
         }
-        let n = ready!(retry_interrupted(writer.poll_write(cx, chunk), cx))?;
+        let n = ready!(retry_interrupted(writer.as_mut().poll_write(cx, chunk), cx))?;
         if n == 0 {
             return Poll::Ready(Err(write_zero_into_writer()));
         }
         let n = n.min(chunk.len());
         reader.consume(n);
         amount += n as u64;
+        need_flush = true;
         budget.made_progress();
     })
     .await

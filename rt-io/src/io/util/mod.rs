@@ -9,6 +9,7 @@ pub(crate) mod chain;
 pub(crate) mod copy;
 pub(crate) mod copy_bidirectional;
 pub(crate) mod duplex;
+pub(crate) mod interrupted;
 pub(crate) mod join;
 pub(crate) mod lines;
 pub(crate) mod mem;

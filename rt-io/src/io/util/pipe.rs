@@ -7,23 +7,32 @@
 //! [`Wakeups`]. A duplex end wakes them only after it has released the
 //! pipe's lock, so the woken task, which may already be running on another
 //! worker, does not find the lock still held and block on it.
+//!
+//! Nor does the pipe drop a waker it replaces: that waker goes out in the
+//! `Wakeups` too and is dropped with them. Dropping a waker runs foreign
+//! code, and a waker may own the peer end, whose drop locks this very pipe
+//! to close it; dropped under the lock, it would deadlock.
 
 use crate::io::ReadBuf;
 use bytes::{Buf, BytesMut};
 use std::io;
 use std::task::{Context, Poll, Waker};
 
-/// Wakers taken out of a pipe, to be woken once the caller no longer holds
-/// the pipe (for a duplex end, after dropping the lock guard).
+/// Wakers taken out of a pipe, to be woken (or, for a replaced one,
+/// dropped) once the caller no longer holds the pipe (for a duplex end,
+/// after dropping the lock guard).
 #[must_use = "the taken wakers are lost unless woken"]
 #[derive(Debug, Default)]
 pub(crate) struct Wakeups {
     reader: Option<Waker>,
     writer: Option<Waker>,
+    /// The waker a newly parked one replaced: dropped, not woken.
+    replaced: Option<Waker>,
 }
 
 impl Wakeups {
-    /// Wakes the taken wakers, the reader first.
+    /// Wakes the taken wakers, the reader first, and drops the replaced
+    /// one.
     pub(crate) fn wake(self) {
         if let Some(reader) = self.reader {
             reader.wake();
@@ -31,15 +40,17 @@ impl Wakeups {
         if let Some(writer) = self.writer {
             writer.wake();
         }
+        drop(self.replaced);
     }
 }
 
 /// Stores `cx`'s waker in `slot`, keeping the one there if it would wake
 /// the same task (a task polling again need not clone its waker again).
-fn park(slot: &mut Option<Waker>, cx: &Context<'_>) {
+/// Returns the waker it replaced, for the caller to drop after unlocking.
+fn park(slot: &mut Option<Waker>, cx: &Context<'_>) -> Option<Waker> {
     match slot {
-        Some(waker) if waker.will_wake(cx.waker()) => {}
-        _ => *slot = Some(cx.waker().clone()),
+        Some(waker) if waker.will_wake(cx.waker()) => None,
+        _ => slot.replace(cx.waker().clone()),
     }
 }
 
@@ -72,6 +83,7 @@ impl Pipe {
         Wakeups {
             reader: self.read_waker.take(),
             writer: self.write_waker.take(),
+            replaced: None,
         }
     }
 
@@ -94,7 +106,7 @@ impl Pipe {
         } else if self.closed {
             (Poll::Ready(Ok(())), wakeups)
         } else {
-            park(&mut self.read_waker, cx);
+            wakeups.replaced = park(&mut self.read_waker, cx);
             (Poll::Pending, wakeups)
         }
     }
@@ -113,7 +125,7 @@ impl Pipe {
         }
         let room = self.max_buf_size - self.buffer.len();
         if room == 0 {
-            park(&mut self.write_waker, cx);
+            wakeups.replaced = park(&mut self.write_waker, cx);
             return (Poll::Pending, wakeups);
         }
         let n = room.min(data.len());

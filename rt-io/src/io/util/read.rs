@@ -1,6 +1,7 @@
 //! The futures behind `AsyncReadExt`'s byte-buffer methods: `read`,
 //! `read_exact`, `read_buf`, `read_to_end` and `read_to_string`.
 
+use super::interrupted::poll_uninterrupted;
 use crate::io::{AsyncRead, ReadBuf};
 use bytes::BufMut;
 use std::future::Future;
@@ -64,7 +65,9 @@ impl<R: AsyncRead + Unpin + ?Sized> Future for ReadExact<'_, R> {
         let me = &mut *self;
         while me.filled < me.buf.len() {
             let mut buf = ReadBuf::new(&mut me.buf[me.filled..]);
-            ready!(Pin::new(&mut *me.reader).poll_read(cx, &mut buf))?;
+            ready!(poll_uninterrupted(
+                || Pin::new(&mut *me.reader).poll_read(cx, &mut buf)
+            ))?;
             let n = buf.filled().len();
             if n == 0 {
                 return Poll::Ready(Err(early_eof()));
@@ -155,7 +158,9 @@ pub(crate) fn poll_read_to_end<R: AsyncRead + ?Sized>(
             let chunk = spare.len().min(READ_TO_END_CHUNK);
             let mut read_buf = ReadBuf::uninit(&mut spare[..chunk]);
             let start = read_buf.filled().as_ptr();
-            ready!(reader.as_mut().poll_read(cx, &mut read_buf))?;
+            ready!(poll_uninterrupted(|| reader
+                .as_mut()
+                .poll_read(cx, &mut read_buf)))?;
             // Only bytes written into our own spare capacity may be
             // counted: a reader that swapped the buffer would make us
             // expose uninitialised memory.

@@ -1,6 +1,7 @@
 //! The future behind `AsyncReadExt::read_u8` .. `read_f64_le`: read exactly
 //! the width of a number, then decode it.
 
+use super::interrupted::poll_uninterrupted;
 use super::read::early_eof;
 use crate::io::{AsyncRead, ReadBuf};
 use std::fmt;
@@ -49,7 +50,9 @@ impl<R: AsyncRead + Unpin + ?Sized, T> Future for ReadInt<'_, R, T> {
         let me = &mut *self;
         while me.filled < me.width {
             let mut buf = ReadBuf::new(&mut me.bytes[me.filled..me.width]);
-            ready!(Pin::new(&mut *me.reader).poll_read(cx, &mut buf))?;
+            ready!(poll_uninterrupted(
+                || Pin::new(&mut *me.reader).poll_read(cx, &mut buf)
+            ))?;
             let n = buf.filled().len();
             if n == 0 {
                 return Poll::Ready(Err(early_eof()));

@@ -2,6 +2,7 @@
 //! `fill_buf`, and the shared step that copies buffered bytes up to a
 //! delimiter.
 
+use super::interrupted::is_interrupted;
 use super::read::invalid_utf8;
 use crate::io::AsyncBufRead;
 use std::future::Future;
@@ -20,7 +21,11 @@ pub(crate) fn poll_read_until<R: AsyncBufRead + ?Sized>(
 ) -> Poll<io::Result<usize>> {
     loop {
         let (found, used) = {
-            let available = ready!(reader.as_mut().poll_fill_buf(cx))?;
+            let available = match ready!(reader.as_mut().poll_fill_buf(cx)) {
+                Ok(available) => available,
+                Err(e) if is_interrupted(&e) => continue,
+                Err(e) => return Poll::Ready(Err(e)),
+            };
             match available.iter().position(|b| *b == delimiter) {
                 Some(i) => {
                     out.extend_from_slice(&available[..=i]);

@@ -1,6 +1,7 @@
 //! The futures behind `AsyncWriteExt`'s methods: `write`, `write_vectored`,
 //! `write_all`, `write_buf`, `write_all_buf`, `flush` and `shutdown`.
 
+use super::interrupted::poll_uninterrupted;
 use crate::io::AsyncWrite;
 use bytes::Buf;
 use std::future::Future;
@@ -80,7 +81,9 @@ impl<W: AsyncWrite + Unpin + ?Sized> Future for WriteAll<'_, W> {
     fn poll(mut self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<io::Result<()>> {
         let me = &mut *self;
         while !me.buf.is_empty() {
-            let n = ready!(Pin::new(&mut *me.writer).poll_write(cx, me.buf))?;
+            let n = ready!(poll_uninterrupted(
+                || Pin::new(&mut *me.writer).poll_write(cx, me.buf)
+            ))?;
             if n == 0 {
                 return Poll::Ready(Err(write_zero()));
             }
@@ -160,7 +163,11 @@ impl<W: AsyncWrite + Unpin + ?Sized, B: Buf + ?Sized> Future for WriteAllBuf<'_,
     fn poll(mut self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<io::Result<()>> {
         let me = &mut *self;
         while me.buf.has_remaining() {
-            let n = ready!(poll_write_from_buf(Pin::new(&mut *me.writer), cx, me.buf))?;
+            let n = ready!(poll_uninterrupted(|| poll_write_from_buf(
+                Pin::new(&mut *me.writer),
+                cx,
+                me.buf
+            )))?;
             if n == 0 {
                 return Poll::Ready(Err(write_zero()));
             }

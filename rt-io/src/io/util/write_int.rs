@@ -1,6 +1,7 @@
 //! The future behind `AsyncWriteExt::write_u8` .. `write_f64_le`: encode a
 //! number, then write all of its bytes.
 
+use super::interrupted::poll_uninterrupted;
 use super::write::write_zero;
 use crate::io::AsyncWrite;
 use std::future::Future;
@@ -40,7 +41,9 @@ impl<W: AsyncWrite + Unpin + ?Sized> Future for WriteInt<'_, W> {
         let me = &mut *self;
         while me.written < me.width {
             let pending = &me.bytes[me.written..me.width];
-            let n = ready!(Pin::new(&mut *me.writer).poll_write(cx, pending))?;
+            let n = ready!(poll_uninterrupted(
+                || Pin::new(&mut *me.writer).poll_write(cx, pending)
+            ))?;
             if n == 0 {
                 return Poll::Ready(Err(write_zero()));
             }
