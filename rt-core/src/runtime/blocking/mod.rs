@@ -11,6 +11,7 @@ mod activity;
 mod loom_models;
 mod pool;
 mod schedule;
+mod shared;
 mod task;
 
 pub use activity::BlockingActivity;
