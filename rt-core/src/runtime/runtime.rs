@@ -116,6 +116,11 @@ impl Runtime {
             return;
         }
         self.shut_down = true;
+        // Tasks (and queued blocking closures) are dropped below, on this
+        // thread; their destructors may spawn or create timers, which need
+        // the runtime to be current. A spawn then finds the task list
+        // closed and gets a task that is cancelled at once.
+        let _current = context::set_current(&self.handle.inner);
         match &self.handle.inner {
             scheduler::Handle::CurrentThread(h) => current_thread::Handle::shutdown(h),
             scheduler::Handle::MultiThread(h) => {
