@@ -24,7 +24,7 @@ use crossbeam_deque::{Injector, Steal};
 use std::cell::RefCell;
 use std::io;
 use std::sync::atomic::Ordering;
-use std::sync::Arc;
+use std::sync::{mpsc, Arc};
 
 type Task = Notified<Arc<Handle>>;
 
@@ -306,18 +306,24 @@ pub(super) fn record_poll_time(handle: &Arc<Handle>, duration: std::time::Durati
     });
 }
 
-/// Starts a thread that runs `core` as a worker.
-pub(super) fn launch(handle: &Arc<Handle>, core: Box<Core>) -> io::Result<()> {
+/// Starts a thread that runs `core` as a worker. If the OS cannot start
+/// one, the core comes back with the error, tasks and all: dropping it
+/// would lose them, and shutdown would wait forever for its return.
+pub(super) fn launch(handle: &Arc<Handle>, core: Box<Core>) -> Result<(), (io::Error, Box<Core>)> {
     let config = &handle.shared.thread_config;
     let mut builder = std::thread::Builder::new().name((config.name)());
     if let Some(size) = config.stack_size {
         builder = builder.stack_size(size);
     }
-    let handle = handle.clone();
+    // The core travels to the thread only once the thread exists.
+    let (hand_over, handed) = mpsc::sync_channel::<Box<Core>>(1);
     handle.shared.live_threads.fetch_add(1, Ordering::Relaxed);
-    let spawned = builder.spawn({
+    let spawned = spawn_thread(builder, {
         let handle = handle.clone();
         move || {
+            let Ok(core) = handed.recv() else {
+                unreachable!("a started worker thread is always handed its core")
+            };
             if let Some(f) = &handle.shared.thread_config.after_start {
                 f();
             }
@@ -330,6 +336,9 @@ pub(super) fn launch(handle: &Arc<Handle>, core: Box<Core>) -> io::Result<()> {
     });
     match spawned {
         Ok(thread) => {
+            hand_over
+                .send(core)
+                .unwrap_or_else(|_| unreachable!("the worker thread waits for its core"));
             handle
                 .shared
                 .threads
@@ -340,9 +349,28 @@ pub(super) fn launch(handle: &Arc<Handle>, core: Box<Core>) -> io::Result<()> {
         }
         Err(error) => {
             handle.shared.live_threads.fetch_sub(1, Ordering::Relaxed);
-            Err(error)
+            Err((error, core))
         }
     }
+}
+
+#[cfg(test)]
+thread_local! {
+    /// Makes the next worker-thread spawn from this thread fail, so that
+    /// tests reach the paths that handle it.
+    pub(super) static FAIL_NEXT_SPAWN: std::cell::Cell<bool> = const { std::cell::Cell::new(false) };
+}
+
+/// The one place worker threads are started.
+fn spawn_thread(
+    builder: std::thread::Builder,
+    body: impl FnOnce() + Send + 'static,
+) -> io::Result<std::thread::JoinHandle<()>> {
+    #[cfg(test)]
+    if FAIL_NEXT_SPAWN.with(|fail| fail.replace(false)) {
+        return Err(io::Error::other("thread spawn failure injected by a test"));
+    }
+    builder.spawn(body)
 }
 
 fn run(handle: Arc<Handle>, core: Box<Core>) {
@@ -637,7 +665,7 @@ fn schedule_local(handle: &Handle, core: &mut Core, task: Task, is_yield: bool) 
 
 /// A worker hands its core back at shutdown; the last one in drains every
 /// queue and shuts the driver down.
-fn shutdown_core(handle: &Handle, core: Core) {
+pub(super) fn shutdown_core(handle: &Handle, core: Core) {
     // Tasks bound while shutdown began are cancelled here.
     handle.shared.owned.close_and_shutdown_all();
     let mut cores = handle
@@ -679,8 +707,12 @@ pub(crate) fn block_in_place<F: FnOnce() -> R, R>(f: F) -> R {
     }
     context::with_scheduler(|cx| {
         if let Some(scheduler::Context::MultiThread(cx)) = cx {
-            if let Some(core) = cx.core.borrow_mut().take() {
-                if let Err(error) = launch(&cx.handle, core) {
+            let core = cx.core.borrow_mut().take();
+            if let Some(core) = core {
+                if let Err((error, core)) = launch(&cx.handle, core) {
+                    // This thread keeps running the worker, so that none of
+                    // its tasks is lost; only the caller's task fails.
+                    *cx.core.borrow_mut() = Some(core);
                     panic!("OS can't spawn worker thread: {error}");
                 }
             }
