@@ -523,7 +523,28 @@ impl Context {
                 core.push_local(task, handle);
             }
             let has_local_work = core.has_local_work(handle);
-            match handle.shared.idle.wake_up(core.index, has_local_work) {
+            let woken = handle.shared.idle.wake_up(core.index, has_local_work);
+            if woken != WakeUp::Spurious {
+                // Counted unparked again: the running side of the LIFO
+                // watch handshake, for a task the driver put into this
+                // worker's slot while it parked. The slot is not always
+                // run next (an injector tick may come first, and block),
+                // and a worker that took the driver after this one left it
+                // may have seen no running worker and blocked unwatched.
+                if !handle.shared.remotes[core.index].lifo.is_empty() {
+                    handle.shared.lifo_watch.task_placed(&handle.shared.driver);
+                }
+            }
+            match woken {
+                // Shutdown took this worker off the sleeper list without
+                // counting it as searching (`unpark_worker_by_id`); it set
+                // `closed` first, and the sleeper lock taken in `wake_up`
+                // orders that store before this load. Searching now would
+                // take the worker out of a count it is not in.
+                WakeUp::Notified if handle.shared.closed.load(Ordering::Acquire) => {
+                    core.is_shutdown = true;
+                    return core;
+                }
                 // Woken to look for work, and counted as searching.
                 WakeUp::Notified => {
                     core.is_searching = true;
@@ -647,8 +668,9 @@ fn schedule_local(handle: &Handle, core: &mut Core, task: Task, is_yield: bool) 
         // Only the LIFO slot holds it: this worker runs it once the current
         // poll returns, and should that poll hang, the driver's watcher
         // takes it (`lifo_watch.rs`). Waking a sleeper for it would only
-        // move the task to another thread. (Tasks the driver wakes onto its
-        // own holder need no watcher: the holder runs them next.)
+        // move the task to another thread. (A task the driver wakes onto
+        // its own holder is announced once the holder counts as unparked
+        // again: see `park`.)
         if !core.in_park {
             handle.shared.lifo_watch.task_placed(&handle.shared.driver);
         }
