@@ -166,6 +166,39 @@ fn self_wake_racing_a_notifier_keeps_the_counts() {
     });
 }
 
+/// Shutdown (raise `closed`, then take the sleepers off the list, as
+/// `Handle::shutdown` does) racing a sleeper that has just found `closed`
+/// low and settles its wake-up, as `park` does. Shutdown does not count the
+/// worker as searching, so a worker told `Notified` must search only when
+/// `closed` is still low: the sleeper lock that `wake_up` takes makes the
+/// flag visible whenever shutdown was the one that took it off the list.
+#[test]
+fn a_sleeper_unparked_by_shutdown_does_not_search() {
+    use super::idle::WakeUp;
+    use crate::loom::sync::atomic::Ordering::{AcqRel, Acquire};
+    loom::model(|| {
+        let idle = std::sync::Arc::new(Idle::new(2));
+        let closed = std::sync::Arc::new(AtomicBool::new(false));
+        assert!(!idle.transition_to_parked(0, false));
+        let shutdown = {
+            let (idle, closed) = (idle.clone(), closed.clone());
+            thread::spawn(move || {
+                closed.swap(true, AcqRel);
+                idle.unpark_worker_by_id(0);
+            })
+        };
+        let searches = match idle.wake_up(0, false) {
+            WakeUp::Notified => !closed.load(Acquire),
+            WakeUp::OwnWork | WakeUp::Spurious => false,
+        };
+        shutdown.join().unwrap();
+        assert!(
+            !searches || idle.num_searching() > 0,
+            "a worker searches without being counted as searching"
+        );
+    });
+}
+
 /// A driver that only records whether it was unparked.
 struct RecordingDriver(std::sync::Arc<RecordUnpark>);
 
