@@ -5,6 +5,8 @@ use rt_core::task::{self, LocalSet};
 use std::cell::{Cell, RefCell};
 use std::rc::Rc;
 
+mod support;
+
 fn rt() -> Runtime {
     Builder::new_current_thread().build().unwrap()
 }
@@ -133,4 +135,32 @@ fn local_task_panic_is_reported() {
             .unwrap_err();
         assert!(err.is_panic());
     });
+}
+
+/// With the set entered by a guard, a task woken on the owner thread outside
+/// the set's poll (here: aborted by a runtime task; in practice also a timer
+/// or I/O event delivered by the driver) must wake the set. It used to be
+/// queued silently, so awaiting it hung.
+#[test]
+fn wake_under_enter_guard_outside_the_poll_wakes_the_set() {
+    support::within(
+        "a task woken under a LocalSet::enter guard never ran",
+        || {
+            let rt = rt();
+            let local = LocalSet::new();
+            let _guard = local.enter();
+            let err = local.block_on(&rt, async {
+                let marker = Rc::new(()); // keeps the task local
+                let stuck = task::spawn_local(async move {
+                    let _m = marker;
+                    std::future::pending::<()>().await;
+                });
+                let abort = stuck.abort_handle();
+                // A runtime task runs on this thread between polls of the set.
+                rt_core::spawn(async move { abort.abort() });
+                stuck.await.unwrap_err()
+            });
+            assert!(err.is_cancelled());
+        },
+    );
 }

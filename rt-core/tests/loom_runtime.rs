@@ -204,9 +204,6 @@ mod current_thread {
     /// runs outside the set's poll, while a guard from `LocalSet::enter`
     /// keeps the set current: the wake must still reach the set.
     #[test]
-    #[ignore = "deadlocks: with the guard held, a wake on the owner thread outside the \
-                set's poll queues the task locally without waking the set; fixed in \
-                LocalSet's scheduling (task/local.rs), to be enabled with that fix"]
     fn local_set_entered_with_a_guard_runs_its_tasks() {
         model(2, || {
             let rt = current_thread();

@@ -460,3 +460,14 @@ fn a_ping_pong_pair_does_not_keep_waking_sleepers() {
     let steals: u64 = (0..4).map(|w| metrics.worker_steal_operations(w)).sum();
     assert!(steals < 50, "{steals} steals for {ROUNDS} messages");
 }
+
+/// A worker thread the OS refuses to start (here: a stack larger than any
+/// address space) makes `build` return the OS's error, promptly.
+#[test]
+fn build_reports_a_worker_thread_that_cannot_start() {
+    let result = Builder::new_multi_thread()
+        .worker_threads(2)
+        .thread_stack_size(1 << 60)
+        .build();
+    assert!(result.is_err());
+}

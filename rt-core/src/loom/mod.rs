@@ -70,7 +70,7 @@ mod model;
 #[cfg(not(loom))]
 mod imp {
     pub mod sync {
-        pub use std::sync::{Arc, Condvar, Mutex, MutexGuard, RwLock, WaitTimeoutResult};
+        pub use std::sync::{mpsc, Arc, Condvar, Mutex, MutexGuard, RwLock, WaitTimeoutResult};
 
         pub mod atomic {
             pub use std::sync::atomic::{
@@ -160,7 +160,7 @@ mod imp {
     pub mod sync {
         pub use crate::loom::model::condvar::{Condvar, WaitTimeoutResult};
         pub use crate::loom::model::mutex::{Mutex, MutexGuard};
-        pub use loom::sync::{Arc, RwLock};
+        pub use loom::sync::{mpsc, Arc, RwLock};
 
         pub mod atomic {
             pub use loom::sync::atomic::{

@@ -118,6 +118,12 @@ impl Runtime {
             return;
         }
         self.shut_down = true;
+        // Tasks (and queued blocking closures) are dropped below, on this
+        // thread; their destructors may spawn or create timers, which need
+        // the runtime to be current. A spawn then finds the task list
+        // closed and gets a task that is cancelled at once. (A runtime
+        // dropped by a thread-local destructor may outlive the context.)
+        let _current = context::try_set_current(&self.handle.inner);
         match &self.handle.inner {
             scheduler::Handle::CurrentThread(h) => current_thread::Handle::shutdown(h),
             #[cfg(feature = "rt-multi-thread")]

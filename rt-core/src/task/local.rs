@@ -3,9 +3,11 @@
 //!
 //! A `LocalSet` is itself driven by some other executor (usually
 //! `block_on` on a current-thread runtime): each time it is polled, it runs
-//! a batch of its tasks. Wakes on its own thread, inside its context, go to
-//! a plain local queue; wakes from anywhere else go to a locked remote queue
-//! and wake the `LocalSet`'s own waker.
+//! a batch of its tasks. Wakes on its own thread while the set is being
+//! polled go to a plain local queue; wakes from anywhere else (other
+//! threads, or the owner thread outside a poll, such as a timer firing in
+//! the driver while a [`LocalSet::enter`] guard is held) go to a locked
+//! remote queue and wake the `LocalSet`'s own waker.
 
 use super::list::OwnedTasks;
 use super::{coop, Id, JoinHandle, Notified, Origin, Schedule, Task};
@@ -68,14 +70,28 @@ struct Shared {
 }
 
 crate::loom::thread_local! {
-    static CURRENT: RefCell<Option<Rc<Context>>> = const { RefCell::new(None) };
+    static CURRENT: RefCell<Option<Current>> = const { RefCell::new(None) };
+}
+
+/// The set that `spawn_local` reaches on this thread.
+struct Current {
+    context: Rc<Context>,
+    /// Whether the set is being polled right now. Only then may a wake skip
+    /// the set's waker: the poll runs the local queue before it returns.
+    /// Under a bare `enter` guard nobody is polling the set, and a task
+    /// queued silently would wait forever.
+    polling: bool,
 }
 
 /// Makes `context` the current local set until dropped.
-struct EnterGuard(Option<Rc<Context>>);
+struct EnterGuard(Option<Current>);
 
-fn enter(context: &Rc<Context>) -> EnterGuard {
-    EnterGuard(CURRENT.with(|c| c.borrow_mut().replace(context.clone())))
+fn enter(context: &Rc<Context>, polling: bool) -> EnterGuard {
+    let current = Current {
+        context: context.clone(),
+        polling,
+    };
+    EnterGuard(CURRENT.with(|c| c.borrow_mut().replace(current)))
 }
 
 impl Drop for EnterGuard {
@@ -113,7 +129,7 @@ where
     F: Future + 'static,
     F::Output: 'static,
 {
-    let context = CURRENT.with(|c| c.borrow().clone());
+    let context = CURRENT.with(|c| c.borrow().as_ref().map(|cur| cur.context.clone()));
     // Not `Option::map`: a closure would hide the caller's location.
     let context = context?;
     Some(context.spawn_named(future, name))
@@ -181,7 +197,7 @@ impl LocalSet {
     /// guard drops.
     pub fn enter(&self) -> LocalEnterGuard {
         LocalEnterGuard {
-            _guard: enter(&self.context),
+            _guard: enter(&self.context, false),
             _not_send: PhantomData,
         }
     }
@@ -258,7 +274,7 @@ impl Future for LocalSet {
     type Output = ();
 
     fn poll(self: Pin<&mut Self>, cx: &mut TaskContext<'_>) -> Poll<()> {
-        let _enter = enter(&self.context);
+        let _enter = enter(&self.context, true);
         self.context.shared.waker.register_by_ref(cx.waker());
         if self.tick() {
             // More work queued: come back after others had a turn.
@@ -274,7 +290,7 @@ impl Future for LocalSet {
 
 impl Drop for LocalSet {
     fn drop(&mut self) {
-        let _enter = enter(&self.context);
+        let _enter = enter(&self.context, false);
         // Cancel every task here, on the owner thread, where their futures
         // may be dropped.
         self.context.shared.owned.close_and_shutdown_all();
@@ -324,7 +340,7 @@ impl<F: Future> Future for RunUntil<'_, F> {
 
     fn poll(self: Pin<&mut Self>, cx: &mut TaskContext<'_>) -> Poll<F::Output> {
         let me = self.project();
-        let _enter = enter(&me.local_set.context);
+        let _enter = enter(&me.local_set.context, true);
         me.local_set
             .context
             .shared
@@ -384,11 +400,11 @@ impl Schedule for Arc<Shared> {
         let mut task = Some(task);
         if thread::current().id() == self.owner {
             let _ = CURRENT.try_with(|c| {
-                if let Some(cx) = c.borrow().as_ref() {
-                    if Arc::ptr_eq(&cx.shared, self) {
-                        // Inside the set's context: it is being (or about to
-                        // be) polled, so no wake is needed.
-                        cx.queue.borrow_mut().extend(task.take());
+                if let Some(cur) = c.borrow().as_ref() {
+                    if cur.polling && Arc::ptr_eq(&cur.context.shared, self) {
+                        // Inside the set's poll: the poll runs the local
+                        // queue before it returns, so no wake is needed.
+                        cur.context.queue.borrow_mut().extend(task.take());
                     }
                 }
             });

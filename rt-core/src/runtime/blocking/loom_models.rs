@@ -1,8 +1,11 @@
-//! Loom model of the blocking-activity count: a driver that decides to wait
-//! for the blocking pool must be woken when the last closure finishes.
+//! Loom models of the blocking pool: a driver that decides to wait for the
+//! pool must be woken when the last closure finishes, and a task submitted
+//! while the pool's last thread retires is never left without a thread.
 
+use super::shared::{Shared, Submitted, Woken};
 use super::BlockingActivity;
 use crate::loom::sync::atomic::{AtomicBool, Ordering::SeqCst};
+use crate::loom::sync::Mutex;
 use crate::loom::thread;
 use crate::runtime::Unpark;
 use std::sync::Arc;
@@ -33,5 +36,44 @@ fn a_driver_waiting_for_the_pool_is_woken_by_the_last_finish() {
             !waits || record.0.load(SeqCst),
             "the driver waits for a closure whose end did not wake it"
         );
+    });
+}
+
+/// The pool at its cap of one thread, which is idle; its keep-alive elapses
+/// while another thread submits a task. The retiring thread runs its stop
+/// callback between the two steps it takes under the lock. Whatever the
+/// order, the task must end with a thread that will run it: a notified idle
+/// thread (the retiring one, which then stays) or a newly started one.
+#[test]
+fn a_task_submitted_while_the_last_thread_retires_gets_a_thread() {
+    loom::model(|| {
+        const MAX_THREADS: usize = 1;
+        let shared = Arc::new(Mutex::new(Shared::new()));
+        {
+            let mut s = shared.lock().unwrap();
+            assert_eq!(s.submit(0, MAX_THREADS), Submitted::SpawnThread);
+            assert_eq!(s.queue.pop_front(), Some(0));
+            s.go_idle();
+        }
+        let retiring = {
+            let shared = shared.clone();
+            thread::spawn(move || {
+                let woken = shared.lock().unwrap().wake_idle(true);
+                if woken == Woken::Retired {
+                    // The stop callback runs here, outside the lock.
+                    thread::yield_now();
+                    shared.lock().unwrap().exited();
+                }
+                woken
+            })
+        };
+        let submitted = shared.lock().unwrap().submit(1, MAX_THREADS);
+        let woken = retiring.join().unwrap();
+        match submitted {
+            Submitted::NotifyIdle => assert_eq!(woken, Woken::Work),
+            Submitted::SpawnThread => assert_eq!(woken, Woken::Retired),
+            Submitted::Queued => panic!("the task was queued for a thread that is exiting"),
+            Submitted::Rejected(_) => unreachable!("the pool is not shut down"),
+        }
     });
 }

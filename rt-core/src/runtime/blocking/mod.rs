@@ -17,6 +17,8 @@ mod pool;
 #[cfg(feature = "rt")]
 mod schedule;
 #[cfg(feature = "rt")]
+mod shared;
+#[cfg(feature = "rt")]
 mod task;
 
 pub use activity::BlockingActivity;

@@ -1,11 +1,13 @@
 //! The pool's threads and queue.
 //!
-//! One mutex guards the queue and the thread counts; idle threads wait on a
-//! condvar. A thread wakes up for one of three reasons, which the counters
-//! tell apart (condvars wake spuriously): a task was queued (`num_notify`),
-//! the pool shuts down, or the keep-alive elapsed (then the thread exits).
+//! One mutex guards the queue and the thread counts (`shared.rs` holds the
+//! steps taken under it); idle threads wait on a condvar. A thread wakes up
+//! for one of three reasons, which the counters tell apart (condvars wake
+//! spuriously): a task was queued, the pool shuts down, or the keep-alive
+//! elapsed (then the thread exits).
 
 use super::schedule::BlockingSchedule;
+use super::shared::{Shared, Submitted, Woken};
 use super::task::BlockingTask;
 use super::BlockingActivity;
 use crate::loom::sync::{Condvar, Mutex, MutexGuard};
@@ -13,7 +15,6 @@ use crate::loom::thread;
 use crate::loom::time::Instant;
 use crate::runtime::{context, scheduler, Callback};
 use crate::task::{self, JoinHandle, UnownedTask};
-use std::collections::VecDeque;
 use std::fmt;
 use std::io;
 // `std`'s `Arc`: the configuration holds `Arc<dyn Fn>` (see `crate::loom`).
@@ -42,24 +43,12 @@ pub(crate) struct PoolConfig {
 }
 
 struct Inner {
-    shared: Mutex<Shared>,
+    shared: Mutex<Shared<Task>>,
     /// Idle threads wait here for work.
     condvar: Condvar,
     /// Shutdown waits here for the threads to exit.
     exited: Condvar,
     config: PoolConfig,
-}
-
-struct Shared {
-    queue: VecDeque<UnownedTask<BlockingSchedule>>,
-    num_threads: usize,
-    num_idle: usize,
-    /// Wake-ups handed out and not yet consumed, to tell real notifications
-    /// from spurious ones.
-    num_notify: usize,
-    shutdown: bool,
-    /// Threads that ever ran; only used to name the error on spawn failure.
-    spawned_total: usize,
 }
 
 type Task = UnownedTask<BlockingSchedule>;
@@ -69,14 +58,7 @@ impl BlockingPool {
         BlockingPool {
             spawner: Spawner {
                 inner: Arc::new(Inner {
-                    shared: Mutex::new(Shared {
-                        queue: VecDeque::new(),
-                        num_threads: 0,
-                        num_idle: 0,
-                        num_notify: 0,
-                        shutdown: false,
-                        spawned_total: 0,
-                    }),
+                    shared: Mutex::new(Shared::new()),
                     condvar: Condvar::new(),
                     exited: Condvar::new(),
                     config,
@@ -95,11 +77,9 @@ impl BlockingPool {
     pub(crate) fn shutdown(&mut self, timeout: Option<Duration>) -> bool {
         let inner = &self.spawner.inner;
         let mut shared = inner.lock();
-        if shared.shutdown {
-            return shared.num_threads == 0;
-        }
-        shared.shutdown = true;
-        let queued: Vec<Task> = shared.queue.drain(..).collect();
+        let Some(queued) = shared.shut_down() else {
+            return shared.num_alive() == 0;
+        };
         inner.condvar.notify_all();
         drop(shared);
         for task in queued {
@@ -108,7 +88,7 @@ impl BlockingPool {
 
         let deadline = timeout.map(|t| Instant::now() + t);
         let mut shared = inner.lock();
-        while shared.num_threads > 0 {
+        while shared.num_alive() > 0 {
             shared = match deadline {
                 None => inner.exited.wait(shared).unwrap_or_else(|e| e.into_inner()),
                 Some(deadline) => {
@@ -135,7 +115,7 @@ impl Drop for BlockingPool {
 }
 
 impl Inner {
-    fn lock(&self) -> MutexGuard<'_, Shared> {
+    fn lock(&self) -> MutexGuard<'_, Shared<Task>> {
         self.shared.lock().unwrap_or_else(|e| e.into_inner())
     }
 }
@@ -152,8 +132,8 @@ impl Spawner {
     pub(crate) fn counts(&self) -> PoolCounts {
         let shared = self.inner.lock();
         PoolCounts {
-            threads: shared.num_threads,
-            idle: shared.num_idle,
+            threads: shared.num_threads(),
+            idle: shared.num_idle(),
             queued: shared.queue.len(),
         }
     }
@@ -179,48 +159,35 @@ impl Spawner {
 
     /// Queues a task, starting a thread if none is idle and the cap allows.
     fn submit(&self, task: Task, rt: &scheduler::Handle) -> io::Result<()> {
-        let mut shared = self.inner.lock();
-        if shared.shutdown {
-            drop(shared);
+        let submitted = self
+            .inner
+            .lock()
+            .submit(task, self.inner.config.max_threads);
+        match submitted {
             // The pool is gone: the task is cancelled, not lost silently.
-            task.shutdown();
-            return Ok(());
-        }
-        shared.queue.push_back(task);
-        if shared.num_idle == 0 {
-            if shared.num_threads < self.inner.config.max_threads {
-                shared.num_threads += 1;
-                shared.spawned_total += 1;
-                let name_index = shared.spawned_total;
-                drop(shared);
-                if let Err(error) = self.spawn_thread(rt, name_index) {
-                    let mut shared = self.inner.lock();
-                    shared.num_threads -= 1;
-                    // With no thread to run it, the task would hang; if other
-                    // threads exist they will take it, otherwise report.
-                    if shared.num_threads == 0 {
-                        let task = shared.queue.pop_back();
-                        drop(shared);
-                        if let Some(task) = task {
-                            task.shutdown();
-                        }
+            Submitted::Rejected(task) => task.shutdown(),
+            // Notify after unlocking, so the woken thread does not wake
+            // straight into a held mutex.
+            Submitted::NotifyIdle => self.inner.condvar.notify_one(),
+            Submitted::SpawnThread => {
+                if let Err(error) = self.spawn_thread(rt) {
+                    // With no thread to run it, the task would hang; if
+                    // other threads exist they will take it, otherwise
+                    // report.
+                    let orphan = self.inner.lock().spawn_failed();
+                    if let Some(task) = orphan {
+                        task.shutdown();
                         return Err(error);
                     }
                 }
             }
             // At the cap: the task waits for a thread to free up.
-        } else {
-            shared.num_idle -= 1;
-            shared.num_notify += 1;
-            // Notify after unlocking, so the woken thread does not wake
-            // straight into a held mutex.
-            drop(shared);
-            self.inner.condvar.notify_one();
+            Submitted::Queued => {}
         }
         Ok(())
     }
 
-    fn spawn_thread(&self, rt: &scheduler::Handle, _index: usize) -> io::Result<()> {
+    fn spawn_thread(&self, rt: &scheduler::Handle) -> io::Result<()> {
         let mut builder = thread::Builder::new().name((self.inner.config.thread_name)());
         if let Some(size) = self.inner.config.stack_size {
             builder = builder.stack_size(size);
@@ -233,14 +200,14 @@ impl Spawner {
             if let Some(f) = &inner.config.after_start {
                 f();
             }
+            // On return the thread no longer counts against the cap, so a
+            // submit from here on starts another thread if it needs one.
             inner.run();
             if let Some(f) = &inner.config.before_stop {
                 f();
             }
             drop(_enter);
-            let mut shared = inner.lock();
-            shared.num_threads -= 1;
-            if shared.shutdown && shared.num_threads == 0 {
+            if inner.lock().exited() {
                 inner.exited.notify_all();
             }
         })?;
@@ -250,7 +217,7 @@ impl Spawner {
 
 impl Inner {
     /// A pool thread's loop: run queued tasks, idle up to the keep-alive,
-    /// exit on shutdown or after idling that long.
+    /// leave on shutdown or after idling that long.
     fn run(&self) {
         let mut shared = self.lock();
         loop {
@@ -259,33 +226,27 @@ impl Inner {
                 task.run();
                 shared = self.lock();
             }
-            if shared.shutdown {
+            if shared.is_shutdown() {
+                shared.stop();
                 return;
             }
-            shared.num_idle += 1;
+            shared.go_idle();
             let idle_since = Instant::now();
             loop {
-                let waited = idle_since.elapsed();
-                if waited >= self.config.keep_alive {
-                    // Keep-alive elapsed without work: leave the pool.
-                    shared.num_idle -= 1;
-                    return;
+                let left = self.config.keep_alive.saturating_sub(idle_since.elapsed());
+                if !left.is_zero() {
+                    shared = self
+                        .condvar
+                        .wait_timeout(shared, left)
+                        .unwrap_or_else(|e| e.into_inner())
+                        .0;
                 }
-                shared = self
-                    .condvar
-                    .wait_timeout(shared, self.config.keep_alive - waited)
-                    .unwrap_or_else(|e| e.into_inner())
-                    .0;
-                if shared.num_notify > 0 {
-                    // A submit chose us (and already took us off idle).
-                    shared.num_notify -= 1;
-                    break;
+                let elapsed = idle_since.elapsed() >= self.config.keep_alive;
+                match shared.wake_idle(elapsed) {
+                    Woken::Work => break,
+                    Woken::Retired => return,
+                    Woken::Spurious => {}
                 }
-                if shared.shutdown {
-                    shared.num_idle -= 1;
-                    break;
-                }
-                // Spurious wake-up or timeout: check the keep-alive again.
             }
         }
     }

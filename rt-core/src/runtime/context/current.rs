@@ -59,12 +59,20 @@ pub(crate) struct SetCurrentGuard {
 }
 
 pub(crate) fn set_current(handle: &scheduler::Handle) -> SetCurrentGuard {
-    CONTEXT.with(|c| {
-        let previous = c.handle.borrow_mut().replace(handle.clone());
-        let depth = c.depth.get() + 1;
-        c.depth.set(depth);
-        SetCurrentGuard { previous, depth }
-    })
+    try_set_current(handle).expect("the thread's runtime context was already destroyed")
+}
+
+/// `set_current`, or `None` once this thread's context is destroyed (a
+/// runtime dropped by another thread-local's destructor).
+pub(crate) fn try_set_current(handle: &scheduler::Handle) -> Option<SetCurrentGuard> {
+    CONTEXT
+        .try_with(|c| {
+            let previous = c.handle.borrow_mut().replace(handle.clone());
+            let depth = c.depth.get() + 1;
+            c.depth.set(depth);
+            SetCurrentGuard { previous, depth }
+        })
+        .ok()
 }
 
 impl Drop for SetCurrentGuard {

@@ -207,6 +207,19 @@ mod tests {
         assert_eq!(idle.worker_to_notify(), Some(0));
     }
 
+    /// Shutdown takes a sleeper off the list without counting it as
+    /// searching, and the sleeper's `wake_up` cannot tell that from a
+    /// notification: the worker must look at `closed` before it searches
+    /// (`Context::park`), or leaving the search would underflow the count.
+    #[test]
+    fn a_sleeper_shutdown_unparks_is_not_counted_searching() {
+        let idle = Idle::new(2);
+        assert!(!idle.transition_to_parked(0, false));
+        assert!(idle.unpark_worker_by_id(0));
+        assert_eq!(idle.wake_up(0, false), WakeUp::Notified);
+        assert_eq!(idle.num_searching(), 0);
+    }
+
     #[test]
     fn last_searcher_parking_is_reported() {
         let idle = Idle::new(2);

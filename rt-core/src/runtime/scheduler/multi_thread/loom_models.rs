@@ -166,6 +166,39 @@ fn self_wake_racing_a_notifier_keeps_the_counts() {
     });
 }
 
+/// Shutdown (raise `closed`, then take the sleepers off the list, as
+/// `Handle::shutdown` does) racing a sleeper that has just found `closed`
+/// low and settles its wake-up, as `park` does. Shutdown does not count the
+/// worker as searching, so a worker told `Notified` must search only when
+/// `closed` is still low: the sleeper lock that `wake_up` takes makes the
+/// flag visible whenever shutdown was the one that took it off the list.
+#[test]
+fn a_sleeper_unparked_by_shutdown_does_not_search() {
+    use super::idle::WakeUp;
+    use crate::loom::sync::atomic::Ordering::{AcqRel, Acquire};
+    loom::model(|| {
+        let idle = std::sync::Arc::new(Idle::new(2));
+        let closed = std::sync::Arc::new(AtomicBool::new(false));
+        assert!(!idle.transition_to_parked(0, false));
+        let shutdown = {
+            let (idle, closed) = (idle.clone(), closed.clone());
+            thread::spawn(move || {
+                closed.swap(true, AcqRel);
+                idle.unpark_worker_by_id(0);
+            })
+        };
+        let searches = match idle.wake_up(0, false) {
+            WakeUp::Notified => !closed.load(Acquire),
+            WakeUp::OwnWork | WakeUp::Spurious => false,
+        };
+        shutdown.join().unwrap();
+        assert!(
+            !searches || idle.num_searching() > 0,
+            "a worker searches without being counted as searching"
+        );
+    });
+}
+
 /// A driver that only records whether it was unparked.
 struct RecordingDriver(std::sync::Arc<RecordUnpark>);
 
@@ -187,31 +220,27 @@ impl crate::runtime::driver::Driver for RecordingDriver {
     fn shutdown(&mut self) {}
 }
 
-/// The LIFO watch handshake: a worker about to block on the driver while
-/// another worker is woken, runs, and puts a task into its LIFO slot. Either
-/// the holder sees a running worker and blocks with a deadline (so it will
-/// look at the LIFO slots), or the running worker sees an unwatched driver
-/// and wakes its holder.
-#[test]
-fn driver_holder_watches_or_is_woken_when_a_lifo_task_is_placed() {
+/// The LIFO watch handshake, with both workers asleep and worker 0 about
+/// to block on the driver: `counted_unparked` brings worker 1 back into the
+/// unparked count, after which it puts a task into its empty LIFO slot and
+/// announces it. Either the holder sees a running worker and blocks with a
+/// deadline (so it will look at the LIFO slots), or the running worker sees
+/// an unwatched driver and wakes its holder.
+fn holder_watches_or_is_woken(counted_unparked: fn(&Idle)) {
     use super::lifo_watch::{LifoWatch, Watching};
     use super::park::DriverWatch;
-    loom::model(|| {
+    loom::model(move || {
         let record = std::sync::Arc::new(RecordUnpark(AtomicBool::new(false)));
         let driver =
             std::sync::Arc::new(SharedDriver::new(Box::new(RecordingDriver(record.clone()))));
         let idle = std::sync::Arc::new(Idle::new(2));
         let watch = std::sync::Arc::new(LifoWatch::new());
-        // Both workers sleep; worker 0 is about to block on the driver.
         assert!(!idle.transition_to_parked(0, false));
         assert!(!idle.transition_to_parked(1, false));
-        let notifier = {
+        let running = {
             let (idle, watch, driver) = (idle.clone(), watch.clone(), driver.clone());
             thread::spawn(move || {
-                // A remote spawn wakes worker 1 (as `notify_parked` does),
-                // which runs the task; the task wakes another into worker
-                // 1's empty LIFO slot.
-                assert_eq!(idle.worker_to_notify(), Some(1));
+                counted_unparked(&idle);
                 watch.task_placed(&driver);
             })
         };
@@ -220,11 +249,30 @@ fn driver_holder_watches_or_is_woken_when_a_lifo_task_is_placed() {
             idle: &idle,
         }
         .before_driver_park(None);
-        notifier.join().unwrap();
+        running.join().unwrap();
         assert!(
             timeout.is_some() || record.0.load(SeqCst),
             "the driver's holder blocks without a deadline and nobody woke it"
         );
+    });
+}
+
+/// A remote spawn wakes worker 1 (as `notify_parked` does), which runs the
+/// task; the task wakes another into worker 1's empty LIFO slot.
+#[test]
+fn driver_holder_watches_or_is_woken_when_a_lifo_task_is_placed() {
+    holder_watches_or_is_woken(|idle| assert_eq!(idle.worker_to_notify(), Some(1)));
+}
+
+/// Worker 1 held the driver and slept; the driver put a task into its slot.
+/// It comes back with work of its own (as `park` does) and announces the
+/// task, while worker 0, which took the driver after it, is about to
+/// block. Without the announcement, worker 0 can see nobody running, block
+/// without a deadline, and leave the task stranded behind a long poll.
+#[test]
+fn driver_holder_watches_or_is_woken_for_a_task_the_driver_placed() {
+    holder_watches_or_is_woken(|idle| {
+        assert_eq!(idle.wake_up(1, true), super::idle::WakeUp::OwnWork);
     });
 }
 

@@ -20,6 +20,8 @@ mod lifo_watch;
 mod loom_models;
 mod park;
 mod queue;
+#[cfg(all(test, not(loom)))]
+mod tests;
 mod worker;
 
 pub(crate) use worker::{block_in_place, Context};
@@ -114,10 +116,16 @@ impl Handle {
             },
             common,
         });
-        for core in cores {
-            if let Err(error) = worker::launch(&handle, core) {
-                // Stop the workers that did start before reporting.
+        let mut cores = cores.into_iter();
+        while let Some(core) = cores.next() {
+            if let Err((error, core)) = worker::launch(&handle, core) {
+                // Stop the workers that did start, and hand in the cores
+                // that never ran, so that the last worker out still drains
+                // the queues and shuts the driver down.
                 handle.shutdown();
+                for core in std::iter::once(core).chain(cores) {
+                    worker::shutdown_core(&handle, *core);
+                }
                 return Err(error);
             }
         }

@@ -26,6 +26,7 @@ use crate::task::{coop, Notified};
 use crate::util::rng::FastRand;
 use std::cell::RefCell;
 use std::io;
+use crate::loom::sync::mpsc;
 use std::sync::Arc;
 
 type Task = Notified<Arc<Handle>>;
@@ -308,18 +309,24 @@ pub(super) fn record_poll_time(handle: &Arc<Handle>, duration: std::time::Durati
     });
 }
 
-/// Starts a thread that runs `core` as a worker.
-pub(super) fn launch(handle: &Arc<Handle>, core: Box<Core>) -> io::Result<()> {
+/// Starts a thread that runs `core` as a worker. If the OS cannot start
+/// one, the core comes back with the error, tasks and all: dropping it
+/// would lose them, and shutdown would wait forever for its return.
+pub(super) fn launch(handle: &Arc<Handle>, core: Box<Core>) -> Result<(), (io::Error, Box<Core>)> {
     let config = &handle.shared.thread_config;
     let mut builder = thread::Builder::new().name((config.name)());
     if let Some(size) = config.stack_size {
         builder = builder.stack_size(size);
     }
-    let handle = handle.clone();
+    // The core travels to the thread only once the thread exists.
+    let (hand_over, handed) = mpsc::channel::<Box<Core>>();
     handle.shared.live_threads.fetch_add(1, Ordering::Relaxed);
-    let spawned = builder.spawn({
+    let spawned = spawn_thread(builder, {
         let handle = handle.clone();
         move || {
+            let Ok(core) = handed.recv() else {
+                unreachable!("a started worker thread is always handed its core")
+            };
             if let Some(f) = &handle.shared.thread_config.after_start {
                 f();
             }
@@ -332,6 +339,9 @@ pub(super) fn launch(handle: &Arc<Handle>, core: Box<Core>) -> io::Result<()> {
     });
     match spawned {
         Ok(thread) => {
+            hand_over
+                .send(core)
+                .unwrap_or_else(|_| unreachable!("the worker thread waits for its core"));
             handle
                 .shared
                 .threads
@@ -342,9 +352,28 @@ pub(super) fn launch(handle: &Arc<Handle>, core: Box<Core>) -> io::Result<()> {
         }
         Err(error) => {
             handle.shared.live_threads.fetch_sub(1, Ordering::Relaxed);
-            Err(error)
+            Err((error, core))
         }
     }
+}
+
+#[cfg(test)]
+crate::loom::thread_local! {
+    /// Makes the next worker-thread spawn from this thread fail, so that
+    /// tests reach the paths that handle it.
+    pub(super) static FAIL_NEXT_SPAWN: std::cell::Cell<bool> = const { std::cell::Cell::new(false) };
+}
+
+/// The one place worker threads are started.
+fn spawn_thread(
+    builder: thread::Builder,
+    body: impl FnOnce() + Send + 'static,
+) -> io::Result<thread::JoinHandle<()>> {
+    #[cfg(test)]
+    if FAIL_NEXT_SPAWN.with(|fail| fail.replace(false)) {
+        return Err(io::Error::other("thread spawn failure injected by a test"));
+    }
+    builder.spawn(body)
 }
 
 fn run(handle: Arc<Handle>, core: Box<Core>) {
@@ -497,7 +526,28 @@ impl Context {
                 core.push_local(task, handle);
             }
             let has_local_work = core.has_local_work(handle);
-            match handle.shared.idle.wake_up(core.index, has_local_work) {
+            let woken = handle.shared.idle.wake_up(core.index, has_local_work);
+            if woken != WakeUp::Spurious {
+                // Counted unparked again: the running side of the LIFO
+                // watch handshake, for a task the driver put into this
+                // worker's slot while it parked. The slot is not always
+                // run next (an injector tick may come first, and block),
+                // and a worker that took the driver after this one left it
+                // may have seen no running worker and blocked unwatched.
+                if !handle.shared.remotes[core.index].lifo.is_empty() {
+                    handle.shared.lifo_watch.task_placed(&handle.shared.driver);
+                }
+            }
+            match woken {
+                // Shutdown took this worker off the sleeper list without
+                // counting it as searching (`unpark_worker_by_id`); it set
+                // `closed` first, and the sleeper lock taken in `wake_up`
+                // orders that store before this load. Searching now would
+                // take the worker out of a count it is not in.
+                WakeUp::Notified if handle.shared.closed.load(Ordering::Acquire) => {
+                    core.is_shutdown = true;
+                    return core;
+                }
                 // Woken to look for work, and counted as searching.
                 WakeUp::Notified => {
                     core.is_searching = true;
@@ -621,8 +671,9 @@ fn schedule_local(handle: &Handle, core: &mut Core, task: Task, is_yield: bool) 
         // Only the LIFO slot holds it: this worker runs it once the current
         // poll returns, and should that poll hang, the driver's watcher
         // takes it (`lifo_watch.rs`). Waking a sleeper for it would only
-        // move the task to another thread. (Tasks the driver wakes onto its
-        // own holder need no watcher: the holder runs them next.)
+        // move the task to another thread. (A task the driver wakes onto
+        // its own holder is announced once the holder counts as unparked
+        // again: see `park`.)
         if !core.in_park {
             handle.shared.lifo_watch.task_placed(&handle.shared.driver);
         }
@@ -639,7 +690,7 @@ fn schedule_local(handle: &Handle, core: &mut Core, task: Task, is_yield: bool) 
 
 /// A worker hands its core back at shutdown; the last one in drains every
 /// queue and shuts the driver down.
-fn shutdown_core(handle: &Handle, core: Core) {
+pub(super) fn shutdown_core(handle: &Handle, core: Core) {
     // Tasks bound while shutdown began are cancelled here.
     handle.shared.owned.close_and_shutdown_all();
     let mut cores = handle
@@ -681,8 +732,12 @@ pub(crate) fn block_in_place<F: FnOnce() -> R, R>(f: F) -> R {
     }
     context::with_scheduler(|cx| {
         if let Some(scheduler::Context::MultiThread(cx)) = cx {
-            if let Some(core) = cx.core.borrow_mut().take() {
-                if let Err(error) = launch(&cx.handle, core) {
+            let core = cx.core.borrow_mut().take();
+            if let Some(core) = core {
+                if let Err((error, core)) = launch(&cx.handle, core) {
+                    // This thread keeps running the worker, so that none of
+                    // its tasks is lost; only the caller's task fails.
+                    *cx.core.borrow_mut() = Some(core);
                     panic!("OS can't spawn worker thread: {error}");
                 }
             }

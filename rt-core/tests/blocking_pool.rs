@@ -1,0 +1,44 @@
+//! The blocking pool's thread accounting at its cap.
+
+use rt_core::runtime::Builder;
+use std::sync::mpsc;
+use std::sync::Mutex;
+use std::time::Duration;
+
+mod support;
+
+/// With `max_blocking_threads(1)`, a `spawn_blocking` submitted while the
+/// only thread is retiring (its keep-alive elapsed and it is in its stop
+/// callback) must get a thread. The pool used to count the retiring thread
+/// against the cap until its callback returned, so the task was queued with
+/// nobody left to run it.
+#[test]
+fn spawn_blocking_while_the_last_thread_retires_runs() {
+    support::within(
+        "a blocking task submitted during a retire never ran",
+        || {
+            let (stopping_tx, stopping_rx) = mpsc::channel::<()>();
+            let (resume_tx, resume_rx) = mpsc::channel::<()>();
+            // Only the first thread to stop is held in its callback.
+            let hold = Mutex::new(Some((stopping_tx, resume_rx)));
+            let rt = Builder::new_current_thread()
+                .max_blocking_threads(1)
+                .thread_keep_alive(Duration::from_millis(1))
+                .on_thread_stop(move || {
+                    if let Some((stopping, resume)) = hold.lock().unwrap().take() {
+                        stopping.send(()).unwrap();
+                        let _ = resume.recv();
+                    }
+                })
+                .build()
+                .unwrap();
+            assert_eq!(rt.block_on(rt.spawn_blocking(|| 1)).unwrap(), 1);
+            // The thread idles for its keep-alive, then stops.
+            stopping_rx.recv().unwrap();
+            // The retiring thread is held until the task has run: it must not
+            // be the one to run it.
+            assert_eq!(rt.block_on(rt.spawn_blocking(|| 2)).unwrap(), 2);
+            resume_tx.send(()).unwrap();
+        },
+    );
+}
