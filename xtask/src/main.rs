@@ -1,10 +1,17 @@
 //! Project automation, run as `cargo xtask <command>`.
 //!
 //! * `ci`: everything CI checks, in the order that fails fastest: format,
-//!   clippy, the test suite with doc tests, the loom models, and a smoke run
-//!   of every example and benchmark.
+//!   clippy, the test suite with doc tests, the loom models, the quick
+//!   valgrind run, and a smoke run of every example and benchmark. Each
+//!   test binary runs under a deadline (`RT_TEST_BINARY_DEADLINE` seconds,
+//!   300 by default): one that hangs is killed, named, and run again on one
+//!   thread to name the test that hangs.
 //! * `loom [CRATE]`: only the loom models (all crates that have them, or one).
 //! * `smoke`: only the example and benchmark smoke runs.
+//! * `valgrind [--quick]`: the test binaries of rt-core, rt-io, rt-sync,
+//!   rt-time and the facade under valgrind's memcheck, which must report no
+//!   error; `--quick` runs the subset that covers the unsafe protocols.
+//!   Needs Debian's `valgrind` package.
 //! * `bench [ARGS]`: the rt/tokio benchmark suite in release; writes
 //!   `target/bench/report.md` and `target/bench/ratios.svg`. `ARGS` go to
 //!   the harness (`--filter NAME`, `--samples N`, `--help`, ...).
@@ -15,8 +22,11 @@ use std::time::Instant;
 
 mod bench;
 mod cargo;
+mod deadline;
 mod loom;
 mod smoke;
+mod test_binaries;
+mod valgrind;
 
 use cargo::cargo;
 use loom::loom;
@@ -29,8 +39,9 @@ fn main() {
         Some("loom") => loom(args.get(1).map(String::as_str)),
         Some("smoke") => smoke(),
         Some("bench") => bench::bench(&args[1..]),
+        Some("valgrind") => valgrind::valgrind(&args[1..]),
         _ => {
-            eprintln!("usage: cargo xtask <ci | loom [CRATE] | smoke | bench [ARGS]>");
+            eprintln!("usage: cargo xtask <ci | loom [CRATE] | smoke | bench [ARGS] | valgrind [--quick]>");
             exit(2);
         }
     };
@@ -57,11 +68,9 @@ fn ci() -> Result<(), String> {
     )?;
     // Every feature on: the optional adapters (rt-io `compat`, rt-stream
     // `signal`) have tests of their own.
-    cargo(
-        &["test", "--workspace", "--all-features", "--no-fail-fast"],
-        &[],
-    )?;
+    deadline::workspace_tests()?;
     loom(None)?;
+    valgrind::valgrind(&["--quick".to_string()])?;
     smoke()?;
     println!("xtask ci: all checks passed in {:.0?}", started.elapsed());
     Ok(())
