@@ -6,6 +6,8 @@
 //!   test binary runs under a deadline (`RT_TEST_BINARY_DEADLINE` seconds,
 //!   300 by default): one that hangs is killed, named, and run again on one
 //!   thread to name the test that hangs.
+//! * `test`: only the test step of `ci`: every test binary under its
+//!   deadline, then the doc tests.
 //! * `loom [CRATE]`: only the loom models (all crates that have them, or one).
 //! * `smoke`: only the example and benchmark smoke runs.
 //! * `valgrind [--quick]`: the test binaries of rt-core, rt-io, rt-sync,
@@ -39,9 +41,10 @@ fn main() {
         Some("loom") => loom(args.get(1).map(String::as_str)),
         Some("smoke") => smoke(),
         Some("bench") => bench::bench(&args[1..]),
+        Some("test") => deadline::workspace_tests(),
         Some("valgrind") => valgrind::valgrind(&args[1..]),
         _ => {
-            eprintln!("usage: cargo xtask <ci | loom [CRATE] | smoke | bench [ARGS] | valgrind [--quick]>");
+            eprintln!("usage: cargo xtask <ci | test | loom [CRATE] | smoke | bench [ARGS] | valgrind [--quick]>");
             exit(2);
         }
     };
