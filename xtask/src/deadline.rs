@@ -82,6 +82,11 @@ pub fn run_bounded(command: &mut Command, limit: Duration) -> Result<Finished, S
     while let Ok(chunk) = received.recv_timeout(DRAIN) {
         keep(chunk);
     }
+    if !stdout.is_empty() && !stdout.ends_with(b"\n") {
+        // A run cut off mid-line (`test NAME ... `): what follows starts
+        // on a line of its own.
+        println!();
+    }
     let _ = std::io::stdout().flush();
     Ok(Finished {
         status,
