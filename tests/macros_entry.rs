@@ -11,9 +11,27 @@ mod macros_common;
 /// A runtime with the builder API the attributes target; it records every
 /// call and runs the body on the test's thread.
 mod recording {
-    /// The support items an unseeded `#[rt::test]` expansion uses.
+    /// The support items a `#[rt::test]` expansion uses.
     pub mod macros {
         pub mod support {
+            use std::future::Future;
+
+            use super::super::runtime::{record, Runtime};
+
+            /// Records which test armed its deadline watchdog.
+            pub struct TestRuntime(Runtime);
+
+            impl TestRuntime {
+                pub fn new(runtime: Runtime, path: &'static str) -> TestRuntime {
+                    record(format!("watch({path})"));
+                    TestRuntime(runtime)
+                }
+
+                pub fn block_on<F: Future>(&self, future: F) -> F::Output {
+                    self.0.block_on(future)
+                }
+            }
+
             pub struct TestSeed;
 
             impl TestSeed {
@@ -36,7 +54,7 @@ mod recording {
             static CALLS: RefCell<Vec<String>> = const { RefCell::new(Vec::new()) };
         }
 
-        fn record(call: impl Into<String>) {
+        pub(crate) fn record(call: impl Into<String>) {
             CALLS.with(|calls| calls.borrow_mut().push(call.into()));
         }
 
@@ -115,6 +133,7 @@ async fn test_defaults_to_the_current_thread_runtime() {
             "rng_seed(0)",
             "enable_all",
             "build",
+            "watch(macros_entry::test_defaults_to_the_current_thread_runtime)",
             "block_on"
         ]
     );
@@ -135,6 +154,7 @@ async fn test_options_become_builder_calls() {
             "rng_seed(42)",
             "enable_all",
             "build",
+            "watch(macros_entry::test_options_become_builder_calls)",
             "block_on"
         ]
     );
@@ -154,6 +174,7 @@ async fn test_can_ask_for_the_multi_thread_runtime() {
             "rng_seed(0)",
             "enable_all",
             "build",
+            "watch(macros_entry::test_can_ask_for_the_multi_thread_runtime)",
             "block_on"
         ]
     );
@@ -263,6 +284,6 @@ mod without_prelude {
     #[::rt::test(crate = "crate::recording")]
     async fn test_in_a_module_without_prelude() {
         let calls = crate::recording::runtime::calls();
-        ::std::assert_eq!(calls.len(), 5);
+        ::std::assert_eq!(calls.len(), 6);
     }
 }

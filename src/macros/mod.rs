@@ -7,12 +7,17 @@
 //! macros that do the work. Their expansions reach everything they need
 //! through [`support`], so they keep working when rt is renamed and inside
 //! `#![no_implicit_prelude]` modules. This module is public only for that.
+//!
+//! `watchdog` bounds every `#[rt::test]` by a deadline: a test that hangs
+//! prints its name and its runtime's task dump, then aborts the process.
 
 #[cfg(feature = "macros")]
 mod join;
 mod pin;
 #[cfg(feature = "macros")]
 mod select;
+#[cfg(feature = "macros")]
+mod watchdog;
 
 #[doc(hidden)]
 pub mod support;

@@ -14,6 +14,9 @@ pub use rt_core::util::rng::thread_rng_n;
 #[cfg(feature = "macros")]
 pub use rt_macros::{join_inner, select_inner, try_join_inner};
 
+#[cfg(feature = "macros")]
+pub use super::watchdog::TestRuntime;
+
 /// The seed of an `#[rt::test]` without `seed = N`: taken from the `RT_SEED`
 /// environment variable when set, otherwise chosen at random; printed when
 /// the test panics, so that a failure can be replayed.

@@ -3,7 +3,14 @@
 
 use std::path::Path;
 
-use crate::cargo::{cargo, workspace_root};
+use std::time::Duration;
+
+use crate::cargo::workspace_root;
+use crate::deadline::{binary_deadline, test_binaries};
+
+/// The bound on each loom test binary (`RT_TEST_BINARY_DEADLINE` overrides
+/// it): the models explore many interleavings, in release.
+const LOOM_DEADLINE: Duration = Duration::from_secs(900);
 
 /// Crates whose `tests/loom_*.rs` files hold loom models.
 const LOOM_CRATES: &[&str] = &["rt-core", "rt-sync", "rt-time", "rt-io"];
@@ -11,8 +18,9 @@ const LOOM_CRATES: &[&str] = &["rt-core", "rt-sync", "rt-time", "rt-io"];
 /// Runs the loom models with bounds that keep the whole CI under its budget
 /// on two cores. Models live in `tests/loom_*.rs`; each is compiled with
 /// `--cfg loom` into a target directory of its own so that the normal build
-/// is not invalidated.
+/// is not invalidated. Each test binary runs under a deadline.
 pub fn loom(only: Option<&str>) -> Result<(), String> {
+    let limit = binary_deadline(LOOM_DEADLINE)?;
     let root = workspace_root();
     let target = root.join("target").join("loom");
     let target = target.to_str().ok_or("non-UTF-8 target path")?;
@@ -27,21 +35,20 @@ pub fn loom(only: Option<&str>) -> Result<(), String> {
             ("LOOM_MAX_PREEMPTIONS", "2"),
             ("LOOM_MAX_BRANCHES", "10000"),
         ];
-        let base = ["test", "--release", "-p", krate, "--target-dir", target];
+        let base = ["--release", "-p", krate, "--target-dir", target];
         if !tests.is_empty() {
             let mut args = base.to_vec();
             for t in &tests {
                 args.push("--test");
                 args.push(t);
             }
-            args.extend(["--", "--test-threads=2"]);
-            cargo(&args, &envs)?;
+            test_binaries(&args, &["--test-threads=2"], &envs, limit)?;
         }
         // Models that need crate internals live in `loom_models` modules.
         if has_inline_models(&dir.join("src")) {
             let mut args = base.to_vec();
-            args.extend(["--lib", "--", "loom_models", "--test-threads=2"]);
-            cargo(&args, &envs)?;
+            args.push("--lib");
+            test_binaries(&args, &["loom_models", "--test-threads=2"], &envs, limit)?;
         }
     }
     Ok(())

@@ -2,14 +2,23 @@
 //!
 //! * `ci`: everything CI checks, in the order that fails fastest: format,
 //!   clippy, the feature checks, the test suite with doc tests, the loom
-//!   models, and a smoke run of every example and benchmark.
+//!   models, the quick valgrind run, and a smoke run of every example and
+//!   benchmark. Each test binary runs under a deadline
+//!   (`RT_TEST_BINARY_DEADLINE` seconds, 300 by default): one that hangs is
+//!   killed, named, and run again on one thread to name the test that hangs.
 //! * `features`: only the feature checks: rt-sync, rt-time and rt-codec
 //!   with their default features pull in neither mio, socket2,
 //!   crossbeam-deque nor rt-core's runtime (`cargo tree`), and every
 //!   library crate builds without its default features, with them alone,
 //!   and the facade with a few chosen sets (`cargo check`).
+//! * `test`: only the test step of `ci`: every test binary under its
+//!   deadline, then the doc tests.
 //! * `loom [CRATE]`: only the loom models (all crates that have them, or one).
 //! * `smoke`: only the example and benchmark smoke runs.
+//! * `valgrind [--quick]`: the test binaries of rt-core, rt-io, rt-sync,
+//!   rt-time and the facade under valgrind's memcheck, which must report no
+//!   error; `--quick` runs the subset that covers the unsafe protocols.
+//!   Needs Debian's `valgrind` package.
 //! * `bench [ARGS]`: the rt/tokio benchmark suite in release; writes
 //!   `target/bench/report.md` and `target/bench/ratios.svg`. `ARGS` go to
 //!   the harness (`--filter NAME`, `--samples N`, `--help`, ...).
@@ -20,9 +29,12 @@ use std::time::Instant;
 
 mod bench;
 mod cargo;
+mod deadline;
 mod features;
 mod loom;
 mod smoke;
+mod test_binaries;
+mod valgrind;
 
 use cargo::cargo;
 use loom::loom;
@@ -36,8 +48,12 @@ fn main() {
         Some("smoke") => smoke(),
         Some("features") => features::features(),
         Some("bench") => bench::bench(&args[1..]),
+        Some("test") => deadline::workspace_tests(),
+        Some("valgrind") => valgrind::valgrind(&args[1..]),
         _ => {
-            eprintln!("usage: cargo xtask <ci | features | loom [CRATE] | smoke | bench [ARGS]>");
+            eprintln!(
+                "usage: cargo xtask <ci | features | test | loom [CRATE] | smoke | bench [ARGS] | valgrind [--quick]>"
+            );
             exit(2);
         }
     };
@@ -65,11 +81,9 @@ fn ci() -> Result<(), String> {
     features::features()?;
     // Every feature on: the optional adapters (rt-io `compat`, rt-stream
     // `signal`) have tests of their own.
-    cargo(
-        &["test", "--workspace", "--all-features", "--no-fail-fast"],
-        &[],
-    )?;
+    deadline::workspace_tests()?;
     loom(None)?;
+    valgrind::valgrind(&["--quick".to_string()])?;
     smoke()?;
     println!("xtask ci: all checks passed in {:.0?}", started.elapsed());
     Ok(())

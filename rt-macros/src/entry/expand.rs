@@ -20,6 +20,10 @@
 //! }
 //! ```
 //!
+//! A test wraps the built runtime in `support::TestRuntime::new(runtime,
+//! "module::path::name")`, which arms the test's deadline watchdog until the
+//! runtime has shut down, and blocks on the body through it.
+//!
 //! The dead `return` of a `T` comes first so that the compiler knows the
 //! async block's output type before it reads the user's code: a wrong tail
 //! expression or `return` is then reported at that expression, with a note
@@ -90,6 +94,28 @@ pub(crate) fn runtime_entry(kind: EntryKind, config: &Config, mut function: Item
     };
     let statements = &original_body.stmts;
 
+    let built = quote! {
+        #rt::runtime::Builder::#constructor()
+            #options
+            .enable_all()
+            .build()
+            .expect("failed to build the runtime")
+    };
+    let runtime = match kind {
+        EntryKind::Main => built,
+        EntryKind::Test => {
+            // The test's runtime is watched: past its deadline the test's
+            // name and task dump are printed and the process aborts.
+            let name = function.sig.ident.to_string();
+            quote! {
+                #rt::macros::support::TestRuntime::new(
+                    #built,
+                    ::core::concat!(::core::module_path!(), "::", #name),
+                )
+            }
+        }
+    };
+
     let body = quote! {{
         #seed_guard
         let #body_ident = async {
@@ -99,12 +125,7 @@ pub(crate) fn runtime_entry(kind: EntryKind, config: &Config, mut function: Item
         #pin_as_dyn
         #[allow(clippy::expect_used, clippy::diverging_sub_expression, clippy::needless_return)]
         {
-            return #rt::runtime::Builder::#constructor()
-                #options
-                .enable_all()
-                .build()
-                .expect("failed to build the runtime")
-                .block_on(#body_ident);
+            return #runtime.block_on(#body_ident);
         }
     }};
 
@@ -211,6 +232,10 @@ mod tests {
         let out = expand_str(EntryKind::Test, "", "async fn works() {}");
         assert!(out.contains("new_current_thread ()"));
         assert!(out.starts_with("# [:: core :: prelude :: v1 :: test]"));
+        assert!(out.contains(":: rt :: macros :: support :: TestRuntime :: new ("));
+        assert!(out.contains(":: core :: module_path ! () , \"::\" , \"works\""));
+        let out = expand_str(EntryKind::Main, "", "async fn main() {}");
+        assert!(!out.contains("TestRuntime"), "main runs unwatched");
     }
 
     #[test]

@@ -1,0 +1,257 @@
+//! The deadline of an `#[rt::test]`: a test that runs too long prints its
+//! name and its runtime's task dump to stderr, then aborts the process, so
+//! that a hang fails the run at once, saying where, instead of stalling CI
+//! until an outer time limit kills it without a word.
+//!
+//! One watchdog thread serves the whole process. Arming a test puts its
+//! deadline in a shared list; the thread sleeps on a condition variable
+//! until the earliest deadline in the list passes. A test that finishes in
+//! time costs a lock, an insertion and a removal: no thread of its own, no
+//! polling. The deadline is `RT_TEST_DEADLINE` seconds (60 by default;
+//! `0` turns the watchdog off, for instance under a debugger).
+//!
+//! The watchdog measures wall-clock time with `std::time::Instant`, so a
+//! test on a paused rt clock is still bounded. It uses std's `Mutex` and
+//! `Condvar` directly rather than a loom shim: it watches real threads in a
+//! test process and never runs inside a loom model.
+
+use std::fmt;
+use std::future::Future;
+use std::io::Write;
+use std::sync::mpsc;
+use std::sync::{Condvar, Mutex, MutexGuard, OnceLock, PoisonError};
+use std::thread;
+use std::time::{Duration, Instant};
+
+use crate::runtime::{Handle, Runtime};
+
+/// The environment variable that sets every test's deadline, in seconds.
+pub const DEADLINE_VAR: &str = "RT_TEST_DEADLINE";
+
+/// The deadline when [`DEADLINE_VAR`] is not set.
+const DEFAULT_DEADLINE: Duration = Duration::from_secs(60);
+
+/// How long the watchdog waits for a dump before aborting without it: the
+/// hung test might hold what the dump needs.
+const DUMP_PATIENCE: Duration = Duration::from_secs(5);
+
+/// The runtime of one `#[rt::test]`, watched until it is dropped: the
+/// deadline covers the test's body and the runtime's shutdown.
+pub struct TestRuntime {
+    runtime: Option<Runtime>,
+    ticket: Option<u64>,
+}
+
+impl TestRuntime {
+    /// Arms the watchdog for `runtime`. `path` names the test when the
+    /// thread it runs on has no name of its own (libtest names each test's
+    /// thread after the test).
+    pub fn new(runtime: Runtime, path: &'static str) -> TestRuntime {
+        let ticket = deadline().map(|after| {
+            let name = match thread::current().name() {
+                Some(name) if name != "main" => name.to_owned(),
+                _ => path.to_owned(),
+            };
+            WATCHDOG.arm(Armed {
+                ticket: 0,
+                deadline: Instant::now() + after,
+                after,
+                name,
+                handle: runtime.handle().clone(),
+            })
+        });
+        TestRuntime {
+            runtime: Some(runtime),
+            ticket,
+        }
+    }
+
+    /// Runs the test's body on the runtime.
+    pub fn block_on<F: Future>(&self, future: F) -> F::Output {
+        match &self.runtime {
+            Some(runtime) => runtime.block_on(future),
+            None => unreachable!("the runtime is only taken by drop"),
+        }
+    }
+}
+
+impl Drop for TestRuntime {
+    fn drop(&mut self) {
+        // Shut the runtime down while still watched, then disarm.
+        drop(self.runtime.take());
+        if let Some(ticket) = self.ticket {
+            WATCHDOG.disarm(ticket);
+        }
+    }
+}
+
+/// The deadline from the environment, read once; `None` when turned off.
+/// A value that is not a whole number of seconds is reported once and the
+/// default used, so that a typo neither fails every test nor goes unseen.
+fn deadline() -> Option<Duration> {
+    static DEADLINE: OnceLock<Option<Duration>> = OnceLock::new();
+    *DEADLINE.get_or_init(|| {
+        let Some(raw) = std::env::var_os(DEADLINE_VAR) else {
+            return Some(DEFAULT_DEADLINE);
+        };
+        match raw.to_str().and_then(|s| s.trim().parse::<u64>().ok()) {
+            Some(0) => None,
+            Some(seconds) => Some(Duration::from_secs(seconds)),
+            None => {
+                say(format_args!(
+                    "rt: {DEADLINE_VAR}={raw:?} is not a whole number of seconds; using the \
+                     default deadline of {} s\n",
+                    DEFAULT_DEADLINE.as_secs()
+                ));
+                Some(DEFAULT_DEADLINE)
+            }
+        }
+    })
+}
+
+/// One watched test.
+struct Armed {
+    ticket: u64,
+    deadline: Instant,
+    after: Duration,
+    name: String,
+    handle: Handle,
+}
+
+struct State {
+    armed: Vec<Armed>,
+    next_ticket: u64,
+    thread_started: bool,
+}
+
+/// The process's watchdog: the armed tests and the condition variable its
+/// thread sleeps on.
+struct Watchdog {
+    state: Mutex<State>,
+    changed: Condvar,
+}
+
+static WATCHDOG: Watchdog = Watchdog {
+    state: Mutex::new(State {
+        armed: Vec::new(),
+        next_ticket: 0,
+        thread_started: false,
+    }),
+    changed: Condvar::new(),
+};
+
+impl Watchdog {
+    fn lock(&self) -> MutexGuard<'_, State> {
+        // A panic never happens while the lock is held; even so, the list
+        // stays consistent, so a poisoned lock is used as it is.
+        self.state.lock().unwrap_or_else(PoisonError::into_inner)
+    }
+
+    /// Adds `armed` to the list and returns its ticket.
+    fn arm(&'static self, mut armed: Armed) -> u64 {
+        let mut state = self.lock();
+        state.next_ticket += 1;
+        armed.ticket = state.next_ticket;
+        let ticket = armed.ticket;
+        let earliest = state.armed.iter().all(|a| a.deadline > armed.deadline);
+        state.armed.push(armed);
+        if !state.thread_started {
+            state.thread_started = true;
+            let spawned = thread::Builder::new()
+                .name("rt-test-watchdog".into())
+                .spawn(move || self.watch());
+            if let Err(error) = spawned {
+                say(format_args!(
+                    "rt: could not start the test watchdog ({error}); tests run unbounded\n"
+                ));
+            }
+        } else if earliest {
+            self.changed.notify_one();
+        }
+        ticket
+    }
+
+    /// Removes the test with `ticket`. Its handle is dropped after the lock
+    /// is released.
+    fn disarm(&self, ticket: u64) {
+        let removed = {
+            let mut state = self.lock();
+            let index = state.armed.iter().position(|a| a.ticket == ticket);
+            index.map(|i| state.armed.swap_remove(i))
+        };
+        drop(removed);
+    }
+
+    /// The watchdog thread: sleeps until the earliest deadline, and fires
+    /// when a test is still armed past it.
+    fn watch(&self) {
+        let mut state = self.lock();
+        loop {
+            let now = Instant::now();
+            let earliest = state
+                .armed
+                .iter()
+                .enumerate()
+                .min_by_key(|(_, a)| a.deadline)
+                .map(|(i, a)| (i, a.deadline));
+            state = match earliest {
+                None => self
+                    .changed
+                    .wait(state)
+                    .unwrap_or_else(PoisonError::into_inner),
+                Some((index, deadline)) if deadline <= now => {
+                    let late = state.armed.swap_remove(index);
+                    drop(state);
+                    fire(late)
+                }
+                Some((_, deadline)) => {
+                    self.changed
+                        .wait_timeout(state, deadline - now)
+                        .unwrap_or_else(PoisonError::into_inner)
+                        .0
+                }
+            };
+        }
+    }
+}
+
+/// Reports a test past its deadline and ends the process.
+fn fire(late: Armed) -> ! {
+    say(format_args!(
+        "rt: test `{}` ran past its deadline of {} s ({DEADLINE_VAR}); its runtime's task dump:\n",
+        late.name,
+        late.after.as_secs()
+    ));
+    match dump_within(late.handle, DUMP_PATIENCE) {
+        Some(dump) => say(format_args!("{dump}")),
+        None => say(format_args!(
+            "(no dump: taking one did not finish within {} s)\n",
+            DUMP_PATIENCE.as_secs()
+        )),
+    }
+    say(format_args!(
+        "rt: aborting the test process: `{}` hung\n",
+        late.name
+    ));
+    std::process::abort()
+}
+
+/// Writes to the process's stderr itself. `eprintln!` would not do: libtest
+/// captures what a test's threads print (this thread was spawned by one)
+/// and the capture is lost when the process aborts.
+fn say(text: fmt::Arguments<'_>) {
+    let _ = std::io::stderr().lock().write_fmt(text);
+}
+
+/// The runtime's task dump as text, taken on a thread of its own so that a
+/// dump that cannot finish does not keep the process alive.
+fn dump_within(handle: Handle, patience: Duration) -> Option<String> {
+    let (sender, receiver) = mpsc::channel();
+    thread::Builder::new()
+        .name("rt-test-dump".into())
+        .spawn(move || {
+            let _ = sender.send(handle.dump().to_string());
+        })
+        .ok()?;
+    receiver.recv_timeout(patience).ok()
+}

@@ -1,0 +1,99 @@
+//! An `#[rt::test]` that runs past its deadline (`RT_TEST_DEADLINE`)
+//! prints its name and its runtime's task dump, and aborts the process
+//! instead of hanging. The hanging test runs in a child process of this
+//! test binary.
+
+#![cfg(feature = "macros")]
+
+use std::io::Read;
+use std::process::{Command, Stdio};
+use std::sync::mpsc;
+use std::thread;
+use std::time::{Duration, Instant};
+
+/// Hangs on purpose, with a named task pending beside it. Run only as a
+/// child process by the tests below.
+#[rt::test]
+#[ignore = "hangs on purpose; driven by a_hanging_test_is_named_dumped_and_aborted"]
+async fn hanging_probe() {
+    hang_beside_a_named_task().await;
+}
+
+/// The same on the multi-thread runtime.
+#[rt::test(flavor = "multi_thread", worker_threads = 2)]
+#[ignore = "hangs on purpose; driven by a_hanging_test_is_named_dumped_and_aborted"]
+async fn hanging_probe_multi_thread() {
+    hang_beside_a_named_task().await;
+}
+
+/// Spawns a task named `stuck-worker` that never finishes, and never
+/// finishes either.
+async fn hang_beside_a_named_task() {
+    rt::task::Builder::new()
+        .name("stuck-worker")
+        .spawn(std::future::pending::<()>())
+        .unwrap();
+    std::future::pending::<()>().await;
+}
+
+/// How long the child may take, far above its one-second deadline: past
+/// it the watchdog has failed, and the child is killed.
+const BOUND: Duration = Duration::from_secs(30);
+
+/// Runs `probe` in a child with a one-second deadline; returns whether it
+/// succeeded, its stderr, and how long it took.
+fn run_probe(probe: &str) -> (bool, String, Duration) {
+    let started = Instant::now();
+    let mut child = Command::new(std::env::current_exe().unwrap())
+        .args(["--ignored", "--exact", probe, "--test-threads=1"])
+        .env("RT_TEST_DEADLINE", "1")
+        .stdout(Stdio::null())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut stderr = child.stderr.take().unwrap();
+    let (sender, receiver) = mpsc::channel();
+    thread::spawn(move || {
+        let mut text = String::new();
+        let _ = stderr.read_to_string(&mut text);
+        let _ = sender.send(text);
+    });
+    let stderr = match receiver.recv_timeout(BOUND) {
+        Ok(text) => text,
+        Err(_) => {
+            let _ = child.kill();
+            let _ = child.wait();
+            panic!("`{probe}` still ran after {BOUND:?}: the watchdog did not fire");
+        }
+    };
+    let status = child.wait().unwrap();
+    (status.success(), stderr, started.elapsed())
+}
+
+fn check_probe(probe: &str) {
+    let (success, stderr, took) = run_probe(probe);
+    assert!(!success, "a hanging test fails the process:\n{stderr}");
+    assert!(
+        stderr.contains(&format!("rt: test `{probe}` ran past its deadline of 1 s")),
+        "the test is named:\n{stderr}"
+    );
+    assert!(
+        stderr.contains("1 live tasks") && stderr.contains("\"stuck-worker\""),
+        "the runtime's task dump is printed:\n{stderr}"
+    );
+    assert!(
+        stderr.contains(&format!("aborting the test process: `{probe}` hung")),
+        "the end is said:\n{stderr}"
+    );
+    assert!(took < BOUND, "took {took:?}");
+}
+
+#[test]
+fn a_hanging_test_is_named_dumped_and_aborted() {
+    check_probe("hanging_probe");
+}
+
+#[test]
+fn a_hanging_multi_thread_test_is_named_dumped_and_aborted() {
+    check_probe("hanging_probe_multi_thread");
+}
