@@ -1,14 +1,12 @@
 //! Behaviour of the broadcast channel as a user sees it.
 
-mod support;
-
 use rt_sync::broadcast::{
     self,
     error::{RecvError, TryRecvError},
 };
+use rt_test::{block_on, counting_waker, poll_once, poll_with};
 use std::pin::pin;
 use std::sync::Arc;
-use support::{block_on, counting_waker, poll_once, poll_with};
 
 #[test]
 fn every_receiver_sees_every_value() {

@@ -1,11 +1,9 @@
 //! Behaviour of `Barrier`, `OnceCell` and `SetOnce` as a user sees them.
 
-mod support;
-
 use rt_sync::{Barrier, OnceCell, SetError, SetOnce, SetOnceError};
+use rt_test::{block_on, counting_waker, poll_once, poll_with};
 use std::pin::pin;
 use std::sync::Arc;
-use support::{block_on, counting_waker, poll_once, poll_with};
 
 #[test]
 fn barrier_releases_a_generation_with_one_leader() {

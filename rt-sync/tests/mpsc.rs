@@ -1,14 +1,12 @@
 //! Behaviour of the mpsc channels as a user sees them.
 
-mod support;
-
 use rt_sync::mpsc::{
     self,
     error::{SendError, TryRecvError, TrySendError},
 };
+use rt_test::{block_on, counting_waker, poll_once, poll_with};
 use std::pin::pin;
 use std::task::Poll;
-use support::{block_on, counting_waker, poll_once, poll_with};
 
 #[test]
 #[should_panic(expected = "mpsc bounded channel requires buffer > 0")]
@@ -273,7 +271,7 @@ fn recv_takes_part_in_the_coop_budget() {
     for i in 0..10 {
         tx.send(i).unwrap();
     }
-    let waker = support::noop_waker();
+    let waker = rt_test::noop_waker();
     let mut cx = std::task::Context::from_waker(&waker);
     rt_core::task::coop::with_budget(3, || {
         for i in 0..3 {

@@ -1,12 +1,10 @@
 //! Behaviour of `Mutex` as a user sees it.
 
-mod support;
-
 use rt_sync::{Mutex, MutexGuard, OwnedMutexGuard};
+use rt_test::{block_on, counting_waker, poll_once, poll_with};
 use std::pin::pin;
 use std::sync::Arc;
 use std::task::Poll;
-use support::{block_on, counting_waker, poll_once, poll_with};
 
 #[test]
 fn lock_and_try_lock() {

@@ -1,10 +1,8 @@
 //! Behaviour of the watch channel as a user sees it.
 
-mod support;
-
 use rt_sync::watch;
+use rt_test::{block_on, counting_waker, poll_once, poll_with};
 use std::pin::pin;
-use support::{block_on, counting_waker, poll_once, poll_with};
 
 #[test]
 fn receivers_see_the_latest_value() {

@@ -111,7 +111,7 @@ impl Handle {
         match &self.inner {
             scheduler::Handle::CurrentThread(h) => current_thread::Handle::block_on(h, future),
             scheduler::Handle::MultiThread(h) => {
-                super::park::block_on_thread(future, h.common.config.budget)
+                crate::util::block_on_with_budget(future, h.common.config.budget)
             }
         }
     }

@@ -12,8 +12,7 @@ mod connected;
 mod fd;
 mod fill;
 mod halves;
-#[doc(hidden)]
-pub mod stream_io;
+mod stream_io;
 pub mod tcp;
 mod udp;
 pub mod unix;

@@ -1,0 +1,33 @@
+//! `rt-test`: the support every test of the workspace shares, written once.
+//!
+//! A dev-dependency only (`publish = false`). It adds no second executor:
+//! [`block_on`] is rt-core's thread-parking one, and [`run`] is a
+//! current-thread runtime's own `block_on`.
+//!
+//! * Driving futures: [`block_on`] (no runtime), [`run`] and the runtime
+//!   constructors (with a runtime), [`join2`] (two futures at once).
+//! * Polling by hand: [`poll_once`], [`poll_with`], [`poll_next_once`], with
+//!   [`noop_waker`] and [`counting_waker`].
+//! * Streams whose every answer the test scripts: [`Scripted`], [`Always`].
+//! * Reproducible random choices: [`seed_thread_rng`].
+//! * With feature `net`: [`io_runtime`] and [`tcp_pair`]; with feature
+//!   `time`: [`time_runtime`].
+
+mod join;
+#[cfg(feature = "net")]
+mod net;
+mod poll;
+mod runtime;
+mod stream;
+mod waker;
+
+pub use join::join2;
+#[cfg(feature = "net")]
+pub use net::{io_runtime, tcp_pair};
+pub use poll::{poll_next_once, poll_once, poll_with};
+pub use rt_core::util::block_on;
+#[cfg(feature = "time")]
+pub use runtime::time_runtime;
+pub use runtime::{run, runtime, seed_thread_rng};
+pub use stream::{Always, Probe, Scripted};
+pub use waker::{counting_waker, noop_waker, WakeCounter};
