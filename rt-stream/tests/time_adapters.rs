@@ -180,6 +180,32 @@ fn throttle_gives_its_stream_back() {
 }
 
 #[test]
+fn throttle_with_a_zero_duration_never_waits() {
+    rt_test::time_runtime(true).block_on(async {
+        let start = Instant::now();
+        let mut s = pin!(stream::iter(1..=3).throttle(Duration::ZERO));
+        assert_eq!(timed(start, &mut s, 3).await, [(0, 1), (0, 2), (0, 3)]);
+        assert_eq!(s.next().await, None);
+    });
+}
+
+#[test]
+fn throttle_and_chunks_timeout_build_outside_a_runtime() {
+    // Their sleep is created at its first arming, inside the runtime.
+    let throttle = stream::iter(1..=2).throttle(ms(20));
+    let chunks = stream::iter(1..=3).chunks_timeout(2, ms(20));
+    rt_test::time_runtime(true).block_on(async {
+        let start = Instant::now();
+        let mut throttle = pin!(throttle);
+        assert_eq!(timed(start, &mut throttle, 2).await, [(0, 1), (20, 2)]);
+        let mut chunks = pin!(chunks);
+        assert_eq!(chunks.next().await, Some(vec![1, 2]));
+        assert_eq!(chunks.next().await, Some(vec![3]));
+        assert_eq!(chunks.next().await, None);
+    });
+}
+
+#[test]
 fn chunks_timeout_sends_full_chunks_at_once() {
     rt_test::time_runtime(true).block_on(async {
         let start = Instant::now();
