@@ -131,12 +131,8 @@ fn once_cell_in_a_static() {
 #[test]
 fn set_once_wakes_waiters() {
     let cell = SetOnce::new();
-    let (count, waker) = counting_waker();
-    let mut wait = pin!(cell.wait());
-    assert!(poll_with(wait.as_mut(), &waker).is_pending());
-    cell.set(String::from("v")).unwrap();
-    assert_eq!(count.count(), 1);
-    assert!(poll_once(wait.as_mut()).is_ready());
+    let value = rt_test::assert_wakes(pin!(cell.wait()), || cell.set(String::from("v")).unwrap());
+    assert_eq!(value, "v");
 }
 
 #[test]

@@ -192,12 +192,7 @@ fn weak_senders_do_not_keep_the_channel_open() {
 #[test]
 fn sender_closed_future() {
     let (tx, rx) = mpsc::channel::<u8>(1);
-    let (count, waker) = counting_waker();
-    let mut closed = pin!(tx.closed());
-    assert!(poll_with(closed.as_mut(), &waker).is_pending());
-    drop(rx);
-    assert_eq!(count.count(), 1);
-    assert!(poll_once(closed.as_mut()).is_ready());
+    rt_test::assert_wakes(pin!(tx.closed()), || drop(rx));
 }
 
 #[test]

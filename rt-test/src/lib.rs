@@ -7,12 +7,15 @@
 //! * Driving futures: [`block_on`] (no runtime), [`run`] and the runtime
 //!   constructors (with a runtime), [`join2`] (two futures at once).
 //! * Polling by hand: [`poll_once`], [`poll_with`], [`poll_next_once`], with
-//!   [`noop_waker`] and [`counting_waker`].
+//!   [`noop_waker`] and [`counting_waker`]; [`assert_wakes`] checks that an
+//!   event wakes a waiting future exactly once.
 //! * Streams whose every answer the test scripts: [`Scripted`], [`Always`].
-//! * Reproducible random choices: [`seed_thread_rng`].
+//! * Reproducible random choices: [`seed_thread_rng`]; counting drops:
+//!   [`DropCounter`].
 //! * With feature `net`: [`io_runtime`] and [`tcp_pair`]; with feature
 //!   `time`: [`time_runtime`].
 
+mod drop_counter;
 mod join;
 #[cfg(feature = "net")]
 mod net;
@@ -21,10 +24,11 @@ mod runtime;
 mod stream;
 mod waker;
 
+pub use drop_counter::DropCounter;
 pub use join::join2;
 #[cfg(feature = "net")]
 pub use net::{io_runtime, tcp_pair};
-pub use poll::{poll_next_once, poll_once, poll_with};
+pub use poll::{assert_wakes, poll_next_once, poll_once, poll_with};
 pub use rt_core::util::block_on;
 #[cfg(feature = "time")]
 pub use runtime::time_runtime;
