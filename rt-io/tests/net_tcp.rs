@@ -25,18 +25,8 @@ fn echo_with_1000_concurrent_connections() {
         let addr = listener.local_addr().unwrap();
         let server = rt_core::spawn(async move {
             for _ in 0..CONNS {
-                let (mut stream, _) = listener.accept().await.unwrap();
-                rt_core::spawn(async move {
-                    let mut buf = [0u8; 1024];
-                    loop {
-                        let n = stream.read(&mut buf).await.unwrap();
-                        if n == 0 {
-                            break;
-                        }
-                        stream.write_all(&buf[..n]).await.unwrap();
-                    }
-                    stream.shutdown().await.unwrap();
-                });
+                let (stream, _) = listener.accept().await.unwrap();
+                rt_core::spawn(rt_test::echo(stream));
             }
         });
         let clients: Vec<_> = (0..CONNS)
@@ -44,11 +34,7 @@ fn echo_with_1000_concurrent_connections() {
                 rt_core::spawn(async move {
                     let mut stream = TcpStream::connect(addr).await.unwrap();
                     let msg = format!("connection number {i} says hello").repeat(8);
-                    stream.write_all(msg.as_bytes()).await.unwrap();
-                    stream.shutdown().await.unwrap();
-                    let mut back = Vec::new();
-                    stream.read_to_end(&mut back).await.unwrap();
-                    assert_eq!(back, msg.as_bytes());
+                    rt_test::assert_echoed(&mut stream, msg.as_bytes()).await;
                 })
             })
             .collect();

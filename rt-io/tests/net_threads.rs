@@ -3,7 +3,6 @@
 #![cfg(feature = "net")]
 
 use rt_core::runtime::Builder;
-use rt_io::io::{AsyncReadExt, AsyncWriteExt};
 use rt_io::net::{TcpListener, TcpStream};
 use std::sync::Arc;
 
@@ -28,11 +27,7 @@ fn clients_on_other_threads_while_one_thread_drives() {
                     for i in 0..PER_THREAD {
                         let mut stream = TcpStream::connect(addr).await.unwrap();
                         let msg = format!("thread {t} connection {i}").repeat(20);
-                        stream.write_all(msg.as_bytes()).await.unwrap();
-                        stream.shutdown().await.unwrap();
-                        let mut back = Vec::new();
-                        stream.read_to_end(&mut back).await.unwrap();
-                        assert_eq!(back, msg.as_bytes());
+                        rt_test::assert_echoed(&mut stream, msg.as_bytes()).await;
                     }
                 })
             })
@@ -42,18 +37,8 @@ fn clients_on_other_threads_while_one_thread_drives() {
     rt.block_on(async move {
         let mut echoes = Vec::new();
         for _ in 0..THREADS * PER_THREAD {
-            let (mut stream, _) = listener.accept().await.unwrap();
-            echoes.push(rt_core::spawn(async move {
-                let mut buf = [0u8; 512];
-                loop {
-                    let n = stream.read(&mut buf).await.unwrap();
-                    if n == 0 {
-                        break;
-                    }
-                    stream.write_all(&buf[..n]).await.unwrap();
-                }
-                stream.shutdown().await.unwrap();
-            }));
+            let (stream, _) = listener.accept().await.unwrap();
+            echoes.push(rt_core::spawn(rt_test::echo(stream)));
         }
         for echo in echoes {
             echo.await.unwrap();

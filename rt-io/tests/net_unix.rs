@@ -39,17 +39,11 @@ fn listener_accepts_and_streams_echo() {
             Some(path.as_path())
         );
         let server = rt_core::spawn(async move {
-            let (mut stream, _) = listener.accept().await.unwrap();
-            let mut got = Vec::new();
-            stream.read_to_end(&mut got).await.unwrap();
-            stream.write_all(&got).await.unwrap();
+            let (stream, _) = listener.accept().await.unwrap();
+            rt_test::echo(stream).await;
         });
         let mut client = UnixStream::connect(&path).await.unwrap();
-        client.write_all(b"over unix").await.unwrap();
-        client.shutdown().await.unwrap();
-        let mut back = Vec::new();
-        client.read_to_end(&mut back).await.unwrap();
-        assert_eq!(back, b"over unix");
+        rt_test::assert_echoed(&mut client, b"over unix").await;
         server.await.unwrap();
     });
 }

@@ -12,7 +12,8 @@
 //! * Streams whose every answer the test scripts: [`Scripted`], [`Always`].
 //! * Reproducible random choices: [`seed_thread_rng`]; counting drops:
 //!   [`DropCounter`].
-//! * With feature `net`: [`io_runtime`] and [`tcp_pair`]; with feature
+//! * With feature `net`: [`io_runtime`], [`tcp_pair`], and an echo's two
+//!   sides ([`echo`], [`assert_echoed`]); with feature
 //!   `time`: [`time_runtime`].
 
 mod drop_counter;
@@ -27,7 +28,7 @@ mod waker;
 pub use drop_counter::DropCounter;
 pub use join::join2;
 #[cfg(feature = "net")]
-pub use net::{io_runtime, tcp_pair};
+pub use net::{assert_echoed, echo, io_runtime, tcp_pair};
 pub use poll::{assert_wakes, poll_next_once, poll_once, poll_with};
 pub use rt_core::util::block_on;
 #[cfg(feature = "time")]
