@@ -8,30 +8,11 @@ use rt_io::net::{UnixDatagram, UnixListener, UnixStream};
 use rt_io::Interest;
 use std::future::Future;
 use std::io::{self, Read, Write};
-use std::path::PathBuf;
-
-/// A fresh directory for socket files, removed on drop.
-struct TempDir(PathBuf);
-
-impl TempDir {
-    fn new(name: &str) -> TempDir {
-        let dir = std::env::temp_dir().join(format!("rt-io-{}-{name}", std::process::id()));
-        let _ = std::fs::remove_dir_all(&dir);
-        std::fs::create_dir_all(&dir).unwrap();
-        TempDir(dir)
-    }
-}
-
-impl Drop for TempDir {
-    fn drop(&mut self) {
-        let _ = std::fs::remove_dir_all(&self.0);
-    }
-}
 
 #[test]
 fn listener_accepts_and_streams_echo() {
-    let dir = TempDir::new("listener");
-    let path = dir.0.join("echo.sock");
+    let dir = rt_test::ScratchDir::new("listener");
+    let path = dir.join("echo.sock");
     rt_test::io_runtime().block_on(async {
         let listener = UnixListener::bind(&path).unwrap();
         assert_eq!(
@@ -50,9 +31,9 @@ fn listener_accepts_and_streams_echo() {
 
 #[test]
 fn connect_to_a_missing_path_fails() {
-    let dir = TempDir::new("missing");
+    let dir = rt_test::ScratchDir::new("missing");
     rt_test::io_runtime().block_on(async {
-        let err = UnixStream::connect(dir.0.join("nobody.sock"))
+        let err = UnixStream::connect(dir.join("nobody.sock"))
             .await
             .unwrap_err();
         assert_eq!(err.kind(), io::ErrorKind::NotFound);
@@ -98,11 +79,11 @@ fn borrowed_split_halves() {
 
 #[test]
 fn datagrams_bound_unbound_and_paired() {
-    let dir = TempDir::new("dgram");
+    let dir = rt_test::ScratchDir::new("dgram");
     rt_test::io_runtime().block_on(async {
-        let server_path = dir.0.join("server.sock");
+        let server_path = dir.join("server.sock");
         let server = UnixDatagram::bind(&server_path).unwrap();
-        let client = UnixDatagram::bind(dir.0.join("client.sock")).unwrap();
+        let client = UnixDatagram::bind(dir.join("client.sock")).unwrap();
         client.send_to(b"hello", &server_path).await.unwrap();
         let mut buf = [0u8; 16];
         let (n, from) = server.recv_from(&mut buf).await.unwrap();

@@ -15,19 +15,6 @@ use std::os::raw::c_int;
 use std::sync::{Arc, Barrier};
 use std::task::Poll;
 
-extern "C" {
-    fn raise(signum: c_int) -> c_int;
-}
-
-/// Delivers `kind` to this thread; its handler has run when this returns.
-fn raise_now(kind: SignalKind) {
-    // SAFETY: `raise` only sends a signal to the calling thread; every
-    // caller has installed a handler for it first, so the default action
-    // (ending the process) cannot happen.
-    let rc = unsafe { raise(kind.as_raw_value()) };
-    assert_eq!(rc, 0, "raise failed");
-}
-
 /// Sends `kind` to this process with the `kill` command.
 fn kill_self(name: &str) {
     let status = std::process::Command::new("kill")
@@ -52,12 +39,12 @@ fn deliveries_before_recv_count_once() {
     let mut usr2 = signal(kind).unwrap();
     rt_test::io_runtime().block_on(async {
         assert!(recv_is_pending(&mut usr2).await);
-        raise_now(kind);
-        raise_now(kind);
-        raise_now(kind);
+        rt_test::raise_now(kind);
+        rt_test::raise_now(kind);
+        rt_test::raise_now(kind);
         assert_eq!(usr2.recv().await, Some(()));
         assert!(recv_is_pending(&mut usr2).await);
-        raise_now(kind);
+        rt_test::raise_now(kind);
         assert_eq!(usr2.recv().await, Some(()));
         assert!(recv_is_pending(&mut usr2).await);
     });
@@ -80,7 +67,7 @@ fn each_delivery_from_another_thread_wakes_the_waiting_task() {
     let (ack_tx, ack_rx) = std::sync::mpsc::channel::<()>();
     let sender = std::thread::spawn(move || {
         for _ in 0..ROUNDS {
-            raise_now(kind);
+            rt_test::raise_now(kind);
             // The next delivery only after the task reported this one, so
             // that each round needs its own wake-up.
             ack_rx.recv().unwrap();
@@ -136,7 +123,7 @@ fn dropping_a_signal_with_an_unreported_delivery() {
     let dropped = signal(kind).unwrap();
     let mut kept = signal(kind).unwrap();
     assert_eq!(listener_count(kind), 2);
-    raise_now(kind);
+    rt_test::raise_now(kind);
     drop(dropped);
     assert_eq!(listener_count(kind), 1);
     rt_test::io_runtime().block_on(async {
@@ -144,7 +131,7 @@ fn dropping_a_signal_with_an_unreported_delivery() {
         // A new listener does not see deliveries made before it existed.
         let mut late = signal(kind).unwrap();
         assert!(recv_is_pending(&mut late).await);
-        raise_now(kind);
+        rt_test::raise_now(kind);
         assert_eq!(late.recv().await, Some(()));
         assert_eq!(kept.recv().await, Some(()));
     });
@@ -159,7 +146,7 @@ fn a_cancelled_recv_loses_no_delivery() {
     rt_test::io_runtime().block_on(async {
         // This recv registers its waker and is then dropped.
         assert!(recv_is_pending(&mut term).await);
-        raise_now(kind);
+        rt_test::raise_now(kind);
         assert_eq!(term.recv().await, Some(()));
     });
 }
@@ -183,7 +170,7 @@ fn ctrl_c_completes_on_sigint() {
             Poll::Ready(())
         })
         .await;
-        raise_now(SignalKind::interrupt());
+        rt_test::raise_now(SignalKind::interrupt());
         interrupted.await.unwrap();
     });
 }
@@ -216,7 +203,7 @@ fn a_real_time_signal_by_raw_number() {
     // SIGRTMIN + 6 with glibc's and musl's reserved real-time signals.
     let kind = SignalKind::from_raw(40);
     let mut realtime = signal(kind).unwrap();
-    raise_now(kind);
+    rt_test::raise_now(kind);
     rt_test::io_runtime().block_on(async {
         assert_eq!(realtime.recv().await, Some(()));
     });

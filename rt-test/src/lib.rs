@@ -10,11 +10,12 @@
 //!   [`noop_waker`] and [`counting_waker`]; [`assert_wakes`] checks that an
 //!   event wakes a waiting future exactly once.
 //! * Streams whose every answer the test scripts: [`Scripted`], [`Always`].
+//! * Files: [`ScratchDir`] (removed on drop) and [`pattern`] contents.
 //! * Reproducible random choices: [`seed_thread_rng`]; counting drops:
 //!   [`DropCounter`].
 //! * With feature `net`: [`io_runtime`], [`tcp_pair`], and an echo's two
 //!   sides ([`echo`], [`assert_echoed`]); with feature
-//!   `time`: [`time_runtime`].
+//!   `time`: [`time_runtime`]; with feature `signal` (Unix): `raise_now`.
 
 mod drop_counter;
 mod join;
@@ -22,6 +23,9 @@ mod join;
 mod net;
 mod poll;
 mod runtime;
+mod scratch;
+#[cfg(all(unix, feature = "signal"))]
+mod signal;
 mod stream;
 mod waker;
 
@@ -33,6 +37,9 @@ pub use poll::{assert_wakes, poll_next_once, poll_once, poll_with};
 pub use rt_core::util::block_on;
 #[cfg(feature = "time")]
 pub use runtime::time_runtime;
-pub use runtime::{run, runtime, seed_thread_rng};
+pub use runtime::{run, run_multi_thread, runtime, seed_thread_rng};
+pub use scratch::{pattern, ScratchDir};
+#[cfg(all(unix, feature = "signal"))]
+pub use signal::raise_now;
 pub use stream::{Always, Probe, Scripted};
 pub use waker::{counting_waker, noop_waker, WakeCounter};

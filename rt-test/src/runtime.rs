@@ -24,6 +24,16 @@ pub fn run<F: Future>(future: F) -> F::Output {
     runtime().block_on(future)
 }
 
+/// Runs `future` to completion on a fresh multi-thread runtime with two
+/// workers.
+pub fn run_multi_thread<F: Future>(future: F) -> F::Output {
+    Builder::new_multi_thread()
+        .worker_threads(2)
+        .build()
+        .expect("a multi-thread runtime builds")
+        .block_on(future)
+}
+
 /// A current-thread runtime with rt-time's timers, on a paused clock when
 /// `paused` (time moves only when every task waits) or on the real one.
 #[cfg(feature = "time")]
