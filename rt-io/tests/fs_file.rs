@@ -6,6 +6,16 @@ use rt_io::fs::{self, File, OpenOptions};
 use rt_io::io::{AsyncReadExt, AsyncSeekExt, AsyncWriteExt, ErrorKind, SeekFrom};
 use rt_test::{pattern, run, run_multi_thread, ScratchDir};
 
+/// Opens the existing file at `path` for reading and writing.
+async fn open_read_write(path: &std::path::Path) -> File {
+    OpenOptions::new()
+        .read(true)
+        .write(true)
+        .open(path)
+        .await
+        .unwrap()
+}
+
 #[test]
 fn create_write_flush_then_open_and_read() {
     let dir = ScratchDir::new("file-roundtrip");
@@ -165,12 +175,7 @@ fn seek_then_read_and_write_go_to_the_right_place() {
     run(async {
         let path = dir.join("f");
         std::fs::write(&path, b"0123456789").unwrap();
-        let mut file = OpenOptions::new()
-            .read(true)
-            .write(true)
-            .open(&path)
-            .await
-            .unwrap();
+        let mut file = open_read_write(&path).await;
 
         let mut two = [0u8; 2];
         file.read_exact(&mut two).await.unwrap();
@@ -261,12 +266,7 @@ fn set_len_discards_stale_read_ahead() {
     run(async {
         let path = dir.join("f");
         std::fs::write(&path, b"0123456789").unwrap();
-        let mut file = OpenOptions::new()
-            .read(true)
-            .write(true)
-            .open(&path)
-            .await
-            .unwrap();
+        let mut file = open_read_write(&path).await;
         let mut two = [0u8; 2];
         file.read_exact(&mut two).await.unwrap();
         file.set_len(4).await.unwrap();
@@ -301,12 +301,7 @@ fn into_std_and_from_std_keep_the_position() {
     run(async {
         let path = dir.join("f");
         std::fs::write(&path, b"0123456789").unwrap();
-        let mut file = OpenOptions::new()
-            .read(true)
-            .write(true)
-            .open(&path)
-            .await
-            .unwrap();
+        let mut file = open_read_write(&path).await;
         let mut three = [0u8; 3];
         file.read_exact(&mut three).await.unwrap();
         file.write_all(b"abc").await.unwrap();
