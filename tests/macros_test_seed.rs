@@ -1,5 +1,6 @@
 //! An unseeded `#[rt::test]` runs with a seed, prints it when it fails, and
-//! `RT_SEED=N` replays the same random choices.
+//! `RT_SEED=N` replays the same random choices; a malformed `RT_SEED` fails
+//! the test with a message naming the variable and the value.
 
 use std::process::Command;
 
@@ -66,4 +67,14 @@ fn replaying_a_failure_with_rt_seed() {
         picks(&replay_out),
         "same seed, same choices"
     );
+}
+
+#[test]
+fn a_malformed_rt_seed_fails_the_test_naming_it() {
+    let (stdout, stderr) = run_probe(Some("12ab"));
+    assert!(
+        stderr.contains("RT_SEED must be an unsigned 64-bit integer, got \"12ab\""),
+        "{stderr}"
+    );
+    assert!(!stdout.contains("picks:"), "the body never ran");
 }

@@ -9,6 +9,7 @@ use rt_codec::{Framed, LinesCodec, LinesCodecError, SinkExt};
 use rt_core::runtime::{Builder, Runtime};
 use rt_io::io::AsyncWriteExt;
 use rt_io::net::{TcpListener, TcpStream};
+use rt_stream::StreamExt;
 use rt_sync::mpsc::{unbounded_channel, UnboundedReceiver, UnboundedSender};
 use rt_sync::Barrier;
 use std::collections::HashMap;
@@ -33,10 +34,6 @@ fn runtime() -> Runtime {
         .base_driver(rt_io::reactor::base_driver())
         .build()
         .unwrap()
-}
-
-async fn next<S: Stream + Unpin>(stream: &mut S) -> Option<S::Item> {
-    poll_fn(|cx| Pin::new(&mut *stream).poll_next(cx)).await
 }
 
 // ---- the server ----
@@ -158,7 +155,7 @@ async fn chat(
 
 async fn connect(addr: SocketAddr) -> Framed<TcpStream, LinesCodec> {
     let mut framed = Framed::new(TcpStream::connect(addr).await.unwrap(), LinesCodec::new());
-    let welcome = next(&mut framed).await.unwrap().unwrap();
+    let welcome = framed.next().await.unwrap().unwrap();
     assert_eq!(welcome, WELCOME);
     framed
 }
@@ -177,7 +174,8 @@ async fn chat_client(addr: SocketAddr, me: usize, all_in: Arc<Barrier>) -> Vec<u
 
     let mut received = vec![0; CLIENTS];
     for _ in 0..(CLIENTS - 1) * LINES_PER_CLIENT {
-        let line = next(&mut framed)
+        let line = framed
+            .next()
             .await
             .expect("the server hung up early")
             .unwrap();
@@ -190,7 +188,7 @@ async fn chat_client(addr: SocketAddr, me: usize, all_in: Arc<Barrier>) -> Vec<u
     // Hang up (our FIN ends the server's connection, whose FIN ends our
     // stream); nothing may arrive in between.
     SinkExt::<String>::close(&mut framed).await.unwrap();
-    assert!(next(&mut framed).await.is_none(), "a line too many");
+    assert!(framed.next().await.is_none(), "a line too many");
     received
 }
 
@@ -202,7 +200,7 @@ async fn over_long_client(addr: SocketAddr) -> Option<io::ErrorKind> {
     framed.send("x".repeat(4 * MAX_LINE)).await.unwrap();
     // Lines of the chat may come first.
     loop {
-        match next(&mut framed).await {
+        match framed.next().await {
             Some(Ok(_)) => continue,
             Some(Err(LinesCodecError::Io(e))) => return Some(e.kind()),
             Some(Err(e)) => panic!("unexpected {e:?}"),
@@ -279,7 +277,7 @@ where
         let (stream, _) = listener.accept().await.unwrap();
         let mut framed = Framed::new(stream, LinesCodec::new());
         let mut read = Vec::new();
-        while let Some(item) = next(&mut framed).await {
+        while let Some(item) = framed.next().await {
             read.push(item.map_err(Ending::from));
         }
         peer.await.unwrap();

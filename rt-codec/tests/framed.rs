@@ -2,20 +2,20 @@
 //! reading, frames split across reads, errors and what follows them,
 //! backpressure, close, and taking a `Framed` apart.
 
-mod support;
-
 use bytes::{Bytes, BytesMut};
 use futures_sink::Sink;
+use rt_codec::SinkExt;
 use rt_codec::{
     BytesCodec, Decoder, Framed, FramedParts, FramedRead, FramedWrite, LengthDelimitedCodec,
     LinesCodec,
 };
 use rt_io::io::{duplex, AsyncRead, AsyncWriteExt, ReadBuf};
-use std::pin::Pin;
+use rt_stream::StreamExt;
+use rt_test::{block_on, join2, poll_once};
+use std::pin::{pin, Pin};
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Arc;
 use std::task::{Context, Poll};
-use support::{block_on, close, feed, flush, join2, next, poll_once, send};
 
 /// A reader that counts how often it is polled.
 struct CountingReader<R> {
@@ -63,14 +63,14 @@ fn decodes_every_buffered_frame_before_reading_again() {
         let (reader, reads) = counting(&b"one\ntwo\nthree\n"[..]);
         let mut framed = FramedRead::new(reader, LinesCodec::new());
         for expected in ["one", "two", "three"] {
-            assert_eq!(next(&mut framed).await.unwrap().unwrap(), expected);
+            assert_eq!(framed.next().await.unwrap().unwrap(), expected);
         }
         assert_eq!(
             reads.load(Ordering::SeqCst),
             1,
             "one read held three frames"
         );
-        assert!(next(&mut framed).await.is_none());
+        assert!(framed.next().await.is_none());
     });
 }
 
@@ -83,12 +83,12 @@ fn frames_spanning_many_reads_arrive_whole() {
         let payload = Bytes::from(vec![0xAB; 1000]);
         let (sent, got) = join2(
             async {
-                send(&mut writer, payload.clone()).await.unwrap();
-                close(&mut writer).await.unwrap();
+                writer.send(payload.clone()).await.unwrap();
+                writer.close().await.unwrap();
             },
             async {
-                let frame = next(&mut reader).await.unwrap().unwrap();
-                let end = next(&mut reader).await;
+                let frame = reader.next().await.unwrap().unwrap();
+                let end = reader.next().await;
                 (frame, end.is_none())
             },
         )
@@ -106,9 +106,9 @@ fn peer_stopping_mid_frame_is_an_error_then_end() {
         a.write_all(&[0, 0, 0, 10, 1, 2, 3]).await.unwrap();
         drop(a);
         let mut reader = FramedRead::new(b, LengthDelimitedCodec::new());
-        let err = next(&mut reader).await.unwrap().unwrap_err();
+        let err = reader.next().await.unwrap().unwrap_err();
         assert_eq!(err.to_string(), "bytes remaining on stream");
-        assert!(next(&mut reader).await.is_none());
+        assert!(reader.next().await.is_none());
     });
 }
 
@@ -116,8 +116,8 @@ fn peer_stopping_mid_frame_is_an_error_then_end() {
 fn header_only_then_eof_is_an_error_too() {
     block_on(async {
         let mut reader = FramedRead::new(&[0u8, 0, 0, 5][..], LengthDelimitedCodec::new());
-        assert!(next(&mut reader).await.unwrap().is_err());
-        assert!(next(&mut reader).await.is_none());
+        assert!(reader.next().await.unwrap().is_err());
+        assert!(reader.next().await.is_none());
     });
 }
 
@@ -126,13 +126,13 @@ fn no_read_follows_an_error_until_none_was_yielded() {
     block_on(async {
         let (reader, reads) = counting(&[0xFFu8, b'\n', b'o', b'k', b'\n'][..]);
         let mut framed = FramedRead::new(reader, LinesCodec::new());
-        let err = next(&mut framed).await.unwrap().unwrap_err();
+        let err = framed.next().await.unwrap().unwrap_err();
         assert!(err.to_string().contains("UTF8"), "{err}");
         let reads_at_error = reads.load(Ordering::SeqCst);
-        assert!(next(&mut framed).await.is_none());
+        assert!(framed.next().await.is_none());
         assert_eq!(reads.load(Ordering::SeqCst), reads_at_error);
         // Polling again resumes after the bad line.
-        assert_eq!(next(&mut framed).await.unwrap().unwrap(), "ok");
+        assert_eq!(framed.next().await.unwrap().unwrap(), "ok");
     });
 }
 
@@ -140,10 +140,10 @@ fn no_read_follows_an_error_until_none_was_yielded() {
 fn clean_eof_between_frames_ends_the_stream() {
     block_on(async {
         let mut framed = FramedRead::new(&b"a\nb"[..], LinesCodec::new());
-        assert_eq!(next(&mut framed).await.unwrap().unwrap(), "a");
-        assert_eq!(next(&mut framed).await.unwrap().unwrap(), "b");
-        assert!(next(&mut framed).await.is_none());
-        assert!(next(&mut framed).await.is_none(), "stays ended");
+        assert_eq!(framed.next().await.unwrap().unwrap(), "a");
+        assert_eq!(framed.next().await.unwrap().unwrap(), "b");
+        assert!(framed.next().await.is_none());
+        assert!(framed.next().await.is_none(), "stays ended");
     });
 }
 
@@ -160,15 +160,15 @@ fn slow_writer_backpressure_bounds_the_write_buffer() {
             async {
                 let mut max_buffered = 0;
                 for _ in 0..200 {
-                    feed(&mut writer, frame.clone()).await.unwrap();
+                    writer.feed(frame.clone()).await.unwrap();
                     max_buffered = max_buffered.max(writer.write_buffer().len());
                 }
-                close(&mut writer).await.unwrap();
+                writer.close().await.unwrap();
                 max_buffered
             },
             async {
                 let mut count = 0;
-                while let Some(item) = next(&mut reader).await {
+                while let Some(item) = reader.next().await {
                     assert_eq!(item.unwrap().len(), 26);
                     count += 1;
                 }
@@ -191,9 +191,9 @@ fn poll_ready_waits_while_the_peer_does_not_read() {
     writer.set_backpressure_boundary(20);
     let mut accepted = 0;
     loop {
-        let ready = poll_once(&mut std::future::poll_fn(|cx| {
+        let ready = poll_once(pin!(std::future::poll_fn(|cx| {
             Sink::<Bytes>::poll_ready(Pin::new(&mut writer), cx)
-        }));
+        })));
         match ready {
             Poll::Ready(Ok(())) => {
                 Pin::new(&mut writer)
@@ -215,17 +215,17 @@ fn close_flushes_then_shuts_down() {
     block_on(async {
         let (a, b) = duplex(1024);
         let mut writer = FramedWrite::new(a, LinesCodec::new());
-        feed(&mut writer, "first").await.unwrap();
-        feed(&mut writer, "second").await.unwrap();
+        writer.feed("first").await.unwrap();
+        writer.feed("second").await.unwrap();
         assert!(!writer.write_buffer().is_empty(), "feed does not flush");
-        close::<_, &str>(&mut writer).await.unwrap();
+        SinkExt::<&str>::close(&mut writer).await.unwrap();
         assert!(writer.write_buffer().is_empty());
         let mut reader = FramedRead::new(b, LinesCodec::new());
-        assert_eq!(next(&mut reader).await.unwrap().unwrap(), "first");
-        assert_eq!(next(&mut reader).await.unwrap().unwrap(), "second");
-        assert!(next(&mut reader).await.is_none(), "peer sees the end");
+        assert_eq!(reader.next().await.unwrap().unwrap(), "first");
+        assert_eq!(reader.next().await.unwrap().unwrap(), "second");
+        assert!(reader.next().await.is_none(), "peer sees the end");
         // The transport is shut down: a later send fails.
-        let err = send(&mut writer, "late").await.unwrap_err();
+        let err = writer.send("late").await.unwrap_err();
         assert!(err.to_string().contains("pipe"), "{err}");
     });
 }
@@ -239,18 +239,16 @@ fn framed_round_trips_both_ways() {
         let (_, echoed) = join2(
             async {
                 for i in 0..50 {
-                    send(&mut client, format!("line {i}")).await.unwrap();
-                    let back = next(&mut client).await.unwrap().unwrap();
+                    client.send(format!("line {i}")).await.unwrap();
+                    let back = client.next().await.unwrap().unwrap();
                     assert_eq!(back, format!("LINE {i}"));
                 }
-                close::<_, String>(&mut client).await.unwrap();
+                SinkExt::<String>::close(&mut client).await.unwrap();
             },
             async {
                 let mut count = 0;
-                while let Some(line) = next(&mut server).await {
-                    send(&mut server, line.unwrap().to_uppercase())
-                        .await
-                        .unwrap();
+                while let Some(line) = server.next().await {
+                    server.send(line.unwrap().to_uppercase()).await.unwrap();
                     count += 1;
                 }
                 count
@@ -267,17 +265,17 @@ fn parts_and_map_codec_keep_buffered_bytes() {
         let (mut a, b) = duplex(64);
         a.write_all(b"hello\nrest of it").await.unwrap();
         let mut framed = Framed::new(b, LinesCodec::new());
-        assert_eq!(next(&mut framed).await.unwrap().unwrap(), "hello");
-        feed(&mut framed, "pending").await.unwrap();
+        assert_eq!(framed.next().await.unwrap().unwrap(), "hello");
+        framed.feed("pending").await.unwrap();
 
         let parts = framed.into_parts();
         assert_eq!(&parts.read_buf[..], b"rest of it");
         assert_eq!(&parts.write_buf[..], b"pending\n");
         let mut framed = Framed::from_parts(parts);
         let mut framed_bytes = framed.map_codec(|_| BytesCodec::new());
-        let chunk = next(&mut framed_bytes).await.unwrap().unwrap();
+        let chunk = framed_bytes.next().await.unwrap().unwrap();
         assert_eq!(&chunk[..], b"rest of it", "decoded without a new read");
-        flush::<_, Bytes>(&mut framed_bytes).await.unwrap();
+        SinkExt::<Bytes>::flush(&mut framed_bytes).await.unwrap();
         let mut out = [0u8; 8];
         rt_io::io::AsyncReadExt::read_exact(&mut a, &mut out)
             .await
@@ -295,7 +293,7 @@ fn new_parts_start_empty() {
     assert!(parts.read_buf.is_empty() && parts.write_buf.is_empty());
     parts.read_buf = BytesMut::from("x\n");
     let mut framed = Framed::from_parts(parts);
-    let line = poll_once(&mut Box::pin(next(&mut framed)));
+    let line = poll_once(pin!(framed.next()));
     assert!(matches!(line, Poll::Ready(Some(Ok(ref l))) if l == "x"));
 }
 
@@ -396,9 +394,9 @@ fn framed_read_forwards_sink_and_framed_write_forwards_stream() {
             },
             LinesCodec::new(),
         );
-        send(&mut read, 7u8).await.unwrap();
+        read.send(7u8).await.unwrap();
         assert_eq!(read.get_ref().sent, [7]);
-        assert_eq!(next(&mut read).await.unwrap().unwrap(), "line");
+        assert_eq!(read.next().await.unwrap().unwrap(), "line");
 
         let mut write = FramedWrite::new(
             Both {
@@ -407,7 +405,7 @@ fn framed_read_forwards_sink_and_framed_write_forwards_stream() {
             },
             LinesCodec::new(),
         );
-        assert_eq!(next(&mut write).await, Some(42));
+        assert_eq!(write.next().await, Some(42));
     });
 }
 
@@ -418,12 +416,12 @@ fn dropping_a_pending_next_loses_no_bytes() {
         let mut reader = FramedRead::new(b, LinesCodec::new());
         a.write_all(b"hel").await.unwrap();
         {
-            let mut first = Box::pin(next(&mut reader));
-            assert!(poll_once(&mut first).is_pending(), "half a line");
+            let mut first = Box::pin(reader.next());
+            assert!(poll_once(first.as_mut()).is_pending(), "half a line");
         }
         a.write_all(b"lo\nworld\n").await.unwrap();
-        assert_eq!(next(&mut reader).await.unwrap().unwrap(), "hello");
-        assert_eq!(next(&mut reader).await.unwrap().unwrap(), "world");
+        assert_eq!(reader.next().await.unwrap().unwrap(), "hello");
+        assert_eq!(reader.next().await.unwrap().unwrap(), "world");
     });
 }
 

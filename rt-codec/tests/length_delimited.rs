@@ -2,14 +2,14 @@
 //! decode-only layouts (offset, skip), limits and their errors, and a huge
 //! declared length that must not cost memory.
 
-mod support;
-
 use bytes::{BufMut, Bytes, BytesMut};
 use rt_codec::length_delimited::Builder;
+use rt_codec::SinkExt;
 use rt_codec::{Decoder, Encoder, FramedRead, LengthDelimitedCodec, LengthDelimitedCodecError};
 use rt_io::io::{duplex, AsyncWriteExt, ErrorKind};
+use rt_stream::StreamExt;
+use rt_test::{block_on, join2};
 use std::io;
-use support::{block_on, close, feed, join2, next};
 
 #[derive(Clone, Copy, Debug)]
 enum Order {
@@ -67,13 +67,13 @@ fn round_trip_every_field_width_byte_order_and_adjustment() {
                     let ((), received) = join2(
                         async {
                             for p in &payloads {
-                                feed(&mut writer, p.clone()).await.unwrap();
+                                writer.feed(p.clone()).await.unwrap();
                             }
-                            close(&mut writer).await.unwrap();
+                            writer.close().await.unwrap();
                         },
                         async {
                             let mut got = Vec::new();
-                            while let Some(frame) = next(&mut reader).await {
+                            while let Some(frame) = reader.next().await {
                                 got.push(frame.unwrap().freeze());
                             }
                             got
@@ -99,20 +99,16 @@ fn framed_round_trip_both_directions() {
         let (_, echoed) = join2(
             async {
                 for i in 0..20u8 {
-                    support::send(&mut left, Bytes::from(vec![i; i as usize]))
-                        .await
-                        .unwrap();
-                    let back = next(&mut left).await.unwrap().unwrap();
+                    left.send(Bytes::from(vec![i; i as usize])).await.unwrap();
+                    let back = left.next().await.unwrap().unwrap();
                     assert_eq!(&back[..], &vec![i; i as usize][..]);
                 }
-                close::<_, Bytes>(&mut left).await.unwrap();
+                SinkExt::<Bytes>::close(&mut left).await.unwrap();
             },
             async {
                 let mut n = 0;
-                while let Some(frame) = next(&mut right).await {
-                    support::send(&mut right, frame.unwrap().freeze())
-                        .await
-                        .unwrap();
+                while let Some(frame) = right.next().await {
+                    right.send(frame.unwrap().freeze()).await.unwrap();
                     n += 1;
                 }
                 n
@@ -285,7 +281,7 @@ fn one_gib_declared_length_fails_without_allocating() {
                 a.write_u32(1 << 30).await.unwrap();
                 a.write_all(&[0u8; 32 * 1024]).await.unwrap();
             },
-            async { next(&mut reader).await },
+            async { reader.next().await },
         )
         .await;
         let err = first.unwrap().unwrap_err();
@@ -295,7 +291,7 @@ fn one_gib_declared_length_fails_without_allocating() {
             "read buffer grew to {}",
             reader.read_buffer().capacity()
         );
-        assert!(next(&mut reader).await.is_none());
+        assert!(reader.next().await.is_none());
     });
 }
 

@@ -1,16 +1,15 @@
 //! SinkExt: the order of sink calls each future makes, resuming after
 //! `Pending`, errors, and the helpers on a real Framed.
 
-mod support;
-
 use futures_core::Stream;
 use futures_sink::Sink;
 use rt_codec::{FramedRead, FramedWrite, LinesCodec, SinkExt};
 use rt_io::io::duplex;
+use rt_stream::StreamExt;
+use rt_test::{block_on, poll_once};
 use std::collections::VecDeque;
-use std::pin::Pin;
+use std::pin::{pin, Pin};
 use std::task::{Context, Poll};
-use support::{block_on, next, poll_once};
 
 /// A sink that logs every call, says `Pending` (after waking the task) to
 /// every other `poll_ready` and `poll_flush` when asked to, and fails on
@@ -191,7 +190,7 @@ fn with_framed_lines() {
         let mut reader = FramedRead::new(b, LinesCodec::new());
         writer.feed("fed").await.unwrap();
         assert_eq!(&writer.write_buffer()[..], b"fed\n", "fed, not flushed");
-        assert!(poll_once(&mut Box::pin(next(&mut reader))).is_pending());
+        assert!(poll_once(pin!(reader.next())).is_pending());
         writer.send("sent").await.unwrap();
         assert!(writer.write_buffer().is_empty());
         let mut more =
@@ -199,7 +198,7 @@ fn with_framed_lines() {
         writer.send_all(&mut more).await.unwrap();
         SinkExt::<&str>::close(&mut writer).await.unwrap();
         let mut lines = Vec::new();
-        while let Some(line) = next(&mut reader).await {
+        while let Some(line) = reader.next().await {
             lines.push(line.unwrap());
         }
         assert_eq!(lines, ["fed", "sent", "x", "y"]);

@@ -1,15 +1,15 @@
 //! LinesCodec, AnyDelimiterCodec and BytesCodec: round trips over duplex
 //! pipes, length limits with resynchronisation, and their errors.
 
-mod support;
-
 use bytes::{Bytes, BytesMut};
+use rt_codec::SinkExt;
 use rt_codec::{
     AnyDelimiterCodec, AnyDelimiterCodecError, BytesCodec, Decoder, Encoder, FramedRead,
     FramedWrite, LinesCodec, LinesCodecError,
 };
 use rt_io::io::{duplex, AsyncWriteExt};
-use support::{block_on, close, feed, join2, next};
+use rt_stream::StreamExt;
+use rt_test::{block_on, join2};
 
 #[test]
 fn lines_round_trip_through_a_small_pipe() {
@@ -21,13 +21,13 @@ fn lines_round_trip_through_a_small_pipe() {
         let ((), got) = join2(
             async {
                 for line in lines {
-                    feed(&mut writer, line).await.unwrap();
+                    writer.feed(line).await.unwrap();
                 }
-                close::<_, &str>(&mut writer).await.unwrap();
+                SinkExt::<&str>::close(&mut writer).await.unwrap();
             },
             async {
                 let mut got = Vec::new();
-                while let Some(line) = next(&mut reader).await {
+                while let Some(line) = reader.next().await {
                     got.push(line.unwrap());
                 }
                 got
@@ -54,7 +54,7 @@ fn over_long_line_is_reported_once_then_decoding_resumes() {
                 let mut events = Vec::new();
                 // Keep polling past the `None` that follows an error.
                 for _ in 0..6 {
-                    events.push(match next(&mut reader).await {
+                    events.push(match reader.next().await {
                         Some(Ok(line)) => line,
                         Some(Err(LinesCodecError::MaxLineLengthExceeded)) => "<too long>".into(),
                         Some(Err(e)) => panic!("{e}"),
@@ -124,13 +124,13 @@ fn any_delimiter_round_trip_and_limit() {
         let ((), got) = join2(
             async {
                 for chunk in ["alpha", "", "gamma"] {
-                    feed(&mut writer, chunk).await.unwrap();
+                    writer.feed(chunk).await.unwrap();
                 }
-                close::<_, &str>(&mut writer).await.unwrap();
+                SinkExt::<&str>::close(&mut writer).await.unwrap();
             },
             async {
                 let mut got = Vec::new();
-                while let Some(chunk) = next(&mut reader).await {
+                while let Some(chunk) = reader.next().await {
                     got.push(chunk.unwrap());
                 }
                 got
@@ -170,15 +170,13 @@ fn bytes_codec_passes_everything_through() {
         let data: Vec<u8> = (0..=255u8).collect();
         let ((), got) = join2(
             async {
-                feed(&mut writer, Bytes::from(data.clone())).await.unwrap();
-                feed(&mut writer, BytesMut::from(&b"tail"[..]))
-                    .await
-                    .unwrap();
-                close::<_, Bytes>(&mut writer).await.unwrap();
+                writer.feed(Bytes::from(data.clone())).await.unwrap();
+                writer.feed(BytesMut::from(&b"tail"[..])).await.unwrap();
+                SinkExt::<Bytes>::close(&mut writer).await.unwrap();
             },
             async {
                 let mut got = Vec::new();
-                while let Some(chunk) = next(&mut reader).await {
+                while let Some(chunk) = reader.next().await {
                     got.extend_from_slice(&chunk.unwrap());
                 }
                 got

@@ -11,6 +11,7 @@ use rt_codec::{
 };
 use rt_core::runtime::Builder;
 use rt_io::net::UdpSocket;
+use rt_stream::StreamExt;
 use std::future::{poll_fn, Future};
 use std::io;
 use std::net::SocketAddr;
@@ -27,9 +28,7 @@ fn run<F: Future>(fut: F) -> F::Output {
 }
 
 async fn next<S: Stream + Unpin>(stream: &mut S) -> S::Item {
-    poll_fn(|cx| Pin::new(&mut *stream).poll_next(cx))
-        .await
-        .expect("a UdpFramed stream never ends")
+    stream.next().await.expect("a UdpFramed stream never ends")
 }
 
 async fn bound() -> UdpSocket {

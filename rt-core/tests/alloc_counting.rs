@@ -6,7 +6,6 @@
 //! numbers. Every scenario runs a current-thread runtime without blocking
 //! work, so all its memory is allocated and freed on that thread.
 
-use rt_core::runtime::{Builder, Runtime};
 use rt_core::task;
 use std::alloc::{GlobalAlloc, Layout, System};
 use std::cell::Cell;
@@ -93,19 +92,6 @@ fn live() -> Live {
     }
 }
 
-fn rt() -> Runtime {
-    Builder::new_current_thread().build().unwrap()
-}
-
-/// Counts its drops.
-struct DropGuard(Arc<AtomicUsize>);
-
-impl Drop for DropGuard {
-    fn drop(&mut self) {
-        self.0.fetch_add(1, Ordering::SeqCst);
-    }
-}
-
 struct NoopWake;
 
 impl Wake for NoopWake {
@@ -116,7 +102,7 @@ impl Wake for NoopWake {
 /// process-wide state (the task-id counter, context slots, the RNG) exist
 /// before anything is measured.
 fn warm_up() {
-    let rt = rt();
+    let rt = rt_test::runtime();
     rt.block_on(async {
         let handles: Vec<_> = (0..16).map(|i| rt_core::spawn(async move { i })).collect();
         for h in handles {
@@ -135,7 +121,7 @@ fn spawned_and_joined_tasks_leave_no_allocation() {
     const BATCH: usize = 1_000;
 
     let before = live();
-    let rt = rt();
+    let rt = rt_test::runtime();
     let total = rt.block_on(async {
         let mut total = 0usize;
         let mut handles = Vec::with_capacity(BATCH);
@@ -166,13 +152,13 @@ fn dropping_a_runtime_with_pending_tasks_frees_everything() {
 
     let drops = Arc::new(AtomicUsize::new(0));
     let before = live();
-    let rt = rt();
+    let rt = rt_test::runtime();
     // Half the tasks are polled once and park on a future that never
     // completes; the other half are never polled at all.
     let kept = rt.block_on(async {
         let mut kept = Vec::new();
         for i in 0..TASKS / 2 {
-            let guard = DropGuard(drops.clone());
+            let guard = rt_test::DropCounter(drops.clone());
             let h = rt_core::spawn(async move {
                 let _guard = guard;
                 std::future::pending::<()>().await;
@@ -185,7 +171,7 @@ fn dropping_a_runtime_with_pending_tasks_frees_everything() {
         kept
     });
     for _ in 0..TASKS / 2 {
-        let guard = DropGuard(drops.clone());
+        let guard = rt_test::DropCounter(drops.clone());
         drop(rt.spawn(async move {
             let _guard = guard;
             std::future::pending::<()>().await;
@@ -219,7 +205,7 @@ fn dropping_a_runtime_with_pending_tasks_frees_everything() {
 fn join_sets_leave_no_allocation() {
     let drops = Arc::new(AtomicUsize::new(0));
     let before = live();
-    let rt = rt();
+    let rt = rt_test::runtime();
     let joined = rt.block_on(async {
         let mut set = task::JoinSet::new();
         for i in 0..1000usize {
@@ -240,7 +226,7 @@ fn join_sets_leave_no_allocation() {
     drop(rt.spawn(async move {
         let mut set = task::JoinSet::new();
         for _ in 0..100 {
-            let guard = DropGuard(guard_drops.clone());
+            let guard = rt_test::DropCounter(guard_drops.clone());
             set.spawn(async move {
                 let _guard = guard;
                 std::future::pending::<()>().await;

@@ -1,7 +1,7 @@
 //! Smaller behaviours: the coop budget, auto traits of the handles, wake
 //! coalescing, and wakers that outlive their task and runtime.
 
-use rt_core::runtime::{Builder, Runtime};
+use rt_core::runtime::Builder;
 use rt_core::task::{self, coop, AbortHandle, JoinError, JoinHandle};
 use std::cell::Cell;
 use std::future::Future;
@@ -10,10 +10,6 @@ use std::rc::Rc;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
 use std::task::{ready, Context, Poll, Waker};
-
-fn rt() -> Runtime {
-    Builder::new_current_thread().build().unwrap()
-}
 
 /// A resource that is always ready, but spends coop budget like a real one.
 struct AlwaysReady;
@@ -30,7 +26,7 @@ impl Future for AlwaysReady {
 
 #[test]
 fn coop_budget_makes_a_busy_task_yield() {
-    let rt = rt();
+    let rt = rt_test::runtime();
     rt.block_on(async {
         let other_ran = Arc::new(AtomicBool::new(false));
         let busy = {
@@ -84,7 +80,7 @@ fn coop_budget_follows_the_builder() {
 
 #[test]
 fn unconstrained_is_never_forced_to_yield() {
-    let rt = rt();
+    let rt = rt_test::runtime();
     let n = rt.block_on(async {
         rt_core::spawn(coop::unconstrained(async {
             for _ in 0..10 * coop::DEFAULT_BUDGET {
@@ -129,7 +125,7 @@ fn handles_are_send_and_sync_only_when_they_should_be() {
 
 #[test]
 fn many_wakes_while_queued_run_the_task_once() {
-    let rt = rt();
+    let rt = rt_test::runtime();
     let polls = Arc::new(AtomicUsize::new(0));
     let waker_slot: Arc<Mutex<Option<Waker>>> = Arc::new(Mutex::new(None));
     let handle = {
@@ -180,7 +176,7 @@ fn many_wakes_while_queued_run_the_task_once() {
 #[test]
 fn a_waker_outliving_its_task_and_runtime_is_harmless() {
     let slot: Arc<Mutex<Vec<Waker>>> = Arc::new(Mutex::new(Vec::new()));
-    let rt = rt();
+    let rt = rt_test::runtime();
     // A task that completes, and one that is still pending at shutdown.
     let finished = {
         let slot = slot.clone();
@@ -220,7 +216,7 @@ fn a_waker_outliving_its_task_and_runtime_is_harmless() {
 
 #[test]
 fn will_wake_holds_for_clones_of_one_task_waker() {
-    let rt = rt();
+    let rt = rt_test::runtime();
     rt.block_on(async {
         let first_poll: Arc<Mutex<Option<Waker>>> = Arc::new(Mutex::new(None));
         let other = rt_core::spawn(std::future::poll_fn(|cx| Poll::Ready(cx.waker().clone())))

@@ -5,8 +5,6 @@ use std::sync::mpsc;
 use std::sync::Mutex;
 use std::time::Duration;
 
-mod support;
-
 /// With `max_blocking_threads(1)`, a `spawn_blocking` submitted while the
 /// only thread is retiring (its keep-alive elapsed and it is in its stop
 /// callback) must get a thread. The pool used to count the retiring thread
@@ -14,7 +12,7 @@ mod support;
 /// nobody left to run it.
 #[test]
 fn spawn_blocking_while_the_last_thread_retires_runs() {
-    support::within(
+    rt_test::within(
         "a blocking task submitted during a retire never ran",
         || {
             let (stopping_tx, stopping_rx) = mpsc::channel::<()>();

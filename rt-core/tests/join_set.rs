@@ -1,31 +1,11 @@
 //! `JoinSet`: joining in completion order, aborting, detaching, shutdown.
 
-use rt_core::runtime::{Builder, Runtime};
 use rt_core::task::{self, JoinSet};
 use std::collections::HashSet;
 use std::future::Future;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{mpsc, Arc};
-use std::task::{Context, Poll, Wake, Waker};
-
-fn rt() -> Runtime {
-    Builder::new_current_thread().build().unwrap()
-}
-
-/// Counts its drops.
-struct DropGuard(Arc<AtomicUsize>);
-
-impl Drop for DropGuard {
-    fn drop(&mut self) {
-        self.0.fetch_add(1, Ordering::SeqCst);
-    }
-}
-
-struct NoopWake;
-
-impl Wake for NoopWake {
-    fn wake(self: Arc<Self>) {}
-}
+use std::task::{Context, Poll};
 
 /// A future that completes once it was polled `n` times.
 async fn yields(n: usize) {
@@ -36,7 +16,7 @@ async fn yields(n: usize) {
 
 #[test]
 fn joins_in_completion_order() {
-    let rt = rt();
+    let rt = rt_test::runtime();
     rt.block_on(async {
         let mut set = JoinSet::new();
         // Task i finishes after (10 - i) yields, so later tasks finish first.
@@ -62,7 +42,7 @@ fn joins_in_completion_order() {
 
 #[test]
 fn many_tasks_and_slot_reuse() {
-    let rt = rt();
+    let rt = rt_test::runtime();
     rt.block_on(async {
         let mut set = JoinSet::new();
         let mut total = 0u64;
@@ -83,7 +63,7 @@ fn many_tasks_and_slot_reuse() {
 
 #[test]
 fn try_join_next_does_not_wait() {
-    let rt = rt();
+    let rt = rt_test::runtime();
     rt.block_on(async {
         let mut set: JoinSet<u32> = JoinSet::new();
         assert!(set.try_join_next().is_none());
@@ -108,7 +88,7 @@ fn try_join_next_does_not_wait() {
 
 #[test]
 fn try_join_next_with_id_reports_the_task() {
-    let rt = rt();
+    let rt = rt_test::runtime();
     rt.block_on(async {
         let mut set = JoinSet::new();
         let abort = set.spawn(async { "x" });
@@ -120,7 +100,7 @@ fn try_join_next_with_id_reports_the_task() {
 
 #[test]
 fn join_next_with_id_ids_match() {
-    let rt = rt();
+    let rt = rt_test::runtime();
     rt.block_on(async {
         let mut set = JoinSet::new();
         let mut expected = HashSet::new();
@@ -147,7 +127,7 @@ fn join_next_with_id_ids_match() {
 
 #[test]
 fn abort_all_cancels_pending_tasks() {
-    let rt = rt();
+    let rt = rt_test::runtime();
     rt.block_on(async {
         let mut set = JoinSet::new();
         for _ in 0..5 {
@@ -173,7 +153,7 @@ fn abort_all_cancels_pending_tasks() {
 
 #[test]
 fn detach_all_lets_tasks_run_on() {
-    let rt = rt();
+    let rt = rt_test::runtime();
     let (tx, rx) = mpsc::channel();
     rt.block_on(async {
         let mut set = JoinSet::new();
@@ -198,12 +178,12 @@ fn detach_all_lets_tasks_run_on() {
 
 #[test]
 fn shutdown_aborts_and_waits() {
-    let rt = rt();
+    let rt = rt_test::runtime();
     let drops = Arc::new(AtomicUsize::new(0));
     rt.block_on(async {
         let mut set = JoinSet::new();
         for _ in 0..4 {
-            let guard = DropGuard(drops.clone());
+            let guard = rt_test::DropCounter(drops.clone());
             set.spawn(async move {
                 let _guard = guard;
                 std::future::pending::<()>().await;
@@ -218,7 +198,7 @@ fn shutdown_aborts_and_waits() {
 
 #[test]
 fn join_all_collects_outputs() {
-    let rt = rt();
+    let rt = rt_test::runtime();
     let mut out = rt.block_on(async {
         let set: JoinSet<u32> = (0..8u32).map(|i| async move { i }).collect();
         set.join_all().await
@@ -229,13 +209,13 @@ fn join_all_collects_outputs() {
 
 #[test]
 fn join_all_resumes_a_panic_and_aborts_the_rest() {
-    let rt = rt();
+    let rt = rt_test::runtime();
     let drops = Arc::new(AtomicUsize::new(0));
     let drops2 = drops.clone();
     let res = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
         rt.block_on(async move {
             let mut set = JoinSet::new();
-            let guard = DropGuard(drops2);
+            let guard = rt_test::DropCounter(drops2);
             set.spawn(async move {
                 let _guard = guard;
                 std::future::pending::<()>().await;
@@ -254,12 +234,12 @@ fn join_all_resumes_a_panic_and_aborts_the_rest() {
 
 #[test]
 fn dropping_the_set_aborts_tasks() {
-    let rt = rt();
+    let rt = rt_test::runtime();
     let drops = Arc::new(AtomicUsize::new(0));
     rt.block_on(async {
         let mut set = JoinSet::new();
         for _ in 0..10 {
-            let guard = DropGuard(drops.clone());
+            let guard = rt_test::DropCounter(drops.clone());
             set.spawn(async move {
                 let _guard = guard;
                 std::future::pending::<()>().await;
@@ -276,7 +256,7 @@ fn dropping_the_set_aborts_tasks() {
 
 #[test]
 fn len_and_is_empty_track_joins() {
-    let rt = rt();
+    let rt = rt_test::runtime();
     rt.block_on(async {
         let mut set = JoinSet::default();
         assert!(set.is_empty());
@@ -294,7 +274,7 @@ fn len_and_is_empty_track_joins() {
 
 #[test]
 fn spawn_on_and_spawn_blocking_on_use_the_given_runtime() {
-    let rt = rt();
+    let rt = rt_test::runtime();
     let handle = rt.handle().clone();
     let mut set = JoinSet::new();
     set.spawn_on(async { 1 }, &handle);
@@ -312,7 +292,7 @@ fn spawn_on_and_spawn_blocking_on_use_the_given_runtime() {
 
 #[test]
 fn join_next_is_cancel_safe() {
-    let rt = rt();
+    let rt = rt_test::runtime();
     rt.block_on(async {
         let mut set = JoinSet::new();
         let (tx, rx) = mpsc::channel::<()>();
@@ -320,7 +300,7 @@ fn join_next_is_cancel_safe() {
         // Poll join_next once by hand and drop it while pending.
         {
             let fut = std::pin::pin!(set.join_next());
-            let waker = Waker::from(Arc::new(NoopWake));
+            let waker = rt_test::noop_waker();
             let mut cx = Context::from_waker(&waker);
             assert!(fut.poll(&mut cx).is_pending());
         }
@@ -332,7 +312,7 @@ fn join_next_is_cancel_safe() {
 
 #[test]
 fn poll_join_next_registers_the_waker() {
-    let rt = rt();
+    let rt = rt_test::runtime();
     rt.block_on(async {
         let mut set = JoinSet::new();
         let (tx, rx) = mpsc::channel::<()>();

@@ -1,19 +1,12 @@
 //! `LocalSet` and `spawn_local` as a user meets them.
 
-use rt_core::runtime::{Builder, Runtime};
 use rt_core::task::{self, LocalSet};
 use std::cell::{Cell, RefCell};
 use std::rc::Rc;
 
-mod support;
-
-fn rt() -> Runtime {
-    Builder::new_current_thread().build().unwrap()
-}
-
 #[test]
 fn run_until_drives_local_tasks_with_rc_state() {
-    let rt = rt();
+    let rt = rt_test::runtime();
     let local = LocalSet::new();
     let log = Rc::new(RefCell::new(Vec::new()));
     let l2 = log.clone();
@@ -35,7 +28,7 @@ fn run_until_drives_local_tasks_with_rc_state() {
 
 #[test]
 fn local_set_as_future_waits_for_all_tasks() {
-    let rt = rt();
+    let rt = rt_test::runtime();
     let local = LocalSet::new();
     let done = Rc::new(Cell::new(0));
     for _ in 0..5 {
@@ -51,7 +44,7 @@ fn local_set_as_future_waits_for_all_tasks() {
 
 #[test]
 fn woken_from_another_thread() {
-    let rt = rt();
+    let rt = rt_test::runtime();
     let local = LocalSet::new();
     local.block_on(&rt, async {
         let (tx, rx) = std::sync::mpsc::channel::<std::task::Waker>();
@@ -89,7 +82,7 @@ fn dropping_the_set_drops_unfinished_futures() {
         }
     }
     let dropped = Rc::new(Cell::new(0));
-    let rt = rt();
+    let rt = rt_test::runtime();
     let local = LocalSet::new();
     let mut handles = Vec::new();
     for _ in 0..3 {
@@ -110,7 +103,7 @@ fn dropping_the_set_drops_unfinished_futures() {
 
 #[test]
 fn enter_allows_spawn_local() {
-    let rt = rt();
+    let rt = rt_test::runtime();
     let local = LocalSet::new();
     let h = {
         let _guard = local.enter();
@@ -127,7 +120,7 @@ fn spawn_local_outside_panics() {
 
 #[test]
 fn local_task_panic_is_reported() {
-    let rt = rt();
+    let rt = rt_test::runtime();
     let local = LocalSet::new();
     local.block_on(&rt, async {
         let err = task::spawn_local(async { panic!("local boom") })
@@ -143,10 +136,10 @@ fn local_task_panic_is_reported() {
 /// queued silently, so awaiting it hung.
 #[test]
 fn wake_under_enter_guard_outside_the_poll_wakes_the_set() {
-    support::within(
+    rt_test::within(
         "a task woken under a LocalSet::enter guard never ran",
         || {
-            let rt = rt();
+            let rt = rt_test::runtime();
             let local = LocalSet::new();
             let _guard = local.enter();
             let err = local.block_on(&rt, async {

@@ -9,19 +9,6 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{mpsc, Arc, Mutex};
 use std::time::{Duration, Instant};
 
-fn rt() -> Runtime {
-    Builder::new_current_thread().build().unwrap()
-}
-
-/// Counts its drops.
-struct DropGuard(Arc<AtomicUsize>);
-
-impl Drop for DropGuard {
-    fn drop(&mut self) {
-        self.0.fetch_add(1, Ordering::SeqCst);
-    }
-}
-
 /// Spawns a blocking closure that reports it started and then blocks until
 /// the returned sender releases it (or is dropped).
 fn stuck_blocking_task(rt: &Runtime) -> mpsc::Sender<()> {
@@ -37,7 +24,7 @@ fn stuck_blocking_task(rt: &Runtime) -> mpsc::Sender<()> {
 
 #[test]
 fn shutdown_timeout_does_not_wait_for_a_stuck_blocking_task() {
-    let rt = rt();
+    let rt = rt_test::runtime();
     let release = stuck_blocking_task(&rt);
     let start = Instant::now();
     rt.shutdown_timeout(Duration::from_millis(100));
@@ -52,7 +39,7 @@ fn shutdown_timeout_does_not_wait_for_a_stuck_blocking_task() {
 
 #[test]
 fn shutdown_background_returns_at_once() {
-    let rt = rt();
+    let rt = rt_test::runtime();
     let release = stuck_blocking_task(&rt);
     let start = Instant::now();
     rt.shutdown_background();
@@ -63,16 +50,16 @@ fn shutdown_background_returns_at_once() {
 #[test]
 fn dropping_a_runtime_cancels_pending_tasks() {
     let drops = Arc::new(AtomicUsize::new(0));
-    let rt1 = rt();
+    let rt1 = rt_test::runtime();
     let mut handles = Vec::new();
     // One task that has been polled and one that never was.
-    let guard = DropGuard(drops.clone());
+    let guard = rt_test::DropCounter(drops.clone());
     handles.push(rt1.spawn(async move {
         let _guard = guard;
         std::future::pending::<()>().await;
     }));
     rt1.block_on(task::yield_now());
-    let guard = DropGuard(drops.clone());
+    let guard = rt_test::DropCounter(drops.clone());
     handles.push(rt1.spawn(async move {
         let _guard = guard;
         std::future::pending::<()>().await;
@@ -81,7 +68,7 @@ fn dropping_a_runtime_cancels_pending_tasks() {
     drop(rt1);
     assert_eq!(drops.load(Ordering::SeqCst), 2);
 
-    let rt2 = rt();
+    let rt2 = rt_test::runtime();
     rt2.block_on(async {
         for h in handles {
             assert!(h.await.unwrap_err().is_cancelled());
@@ -91,26 +78,26 @@ fn dropping_a_runtime_cancels_pending_tasks() {
 
 #[test]
 fn spawn_after_shutdown_gives_a_cancelled_handle() {
-    let rt1 = rt();
+    let rt1 = rt_test::runtime();
     let handle = rt1.handle().clone();
     rt1.shutdown_background();
     let drops = Arc::new(AtomicUsize::new(0));
-    let guard = DropGuard(drops.clone());
+    let guard = rt_test::DropCounter(drops.clone());
     let join = handle.spawn(async move {
         let _guard = guard;
     });
     assert_eq!(drops.load(Ordering::SeqCst), 1, "the future is dropped");
-    let rt2 = rt();
+    let rt2 = rt_test::runtime();
     assert!(rt2.block_on(join).unwrap_err().is_cancelled());
 }
 
 #[test]
 fn spawn_blocking_after_shutdown_gives_a_cancelled_handle() {
-    let rt1 = rt();
+    let rt1 = rt_test::runtime();
     let handle = rt1.handle().clone();
     rt1.shutdown_background();
     let join = handle.spawn_blocking(|| 1);
-    let rt2 = rt();
+    let rt2 = rt_test::runtime();
     assert!(rt2.block_on(join).unwrap_err().is_cancelled());
 }
 
@@ -199,8 +186,8 @@ fn thread_hooks_and_name_apply_to_blocking_threads() {
 #[test]
 #[should_panic(expected = "Cannot drop a runtime in a context where blocking is not allowed")]
 fn dropping_a_runtime_inside_block_on_panics() {
-    let outer = rt();
-    let inner = rt();
+    let outer = rt_test::runtime();
+    let inner = rt_test::runtime();
     outer.block_on(async move {
         drop(inner);
     });
@@ -240,7 +227,7 @@ fn unhandled_panic_shutdown_runtime_cancels_the_other_tasks_at_once() {
         .build()
         .unwrap();
     let drops = Arc::new(AtomicUsize::new(0));
-    let guard = DropGuard(drops.clone());
+    let guard = rt_test::DropCounter(drops.clone());
     let bystander = rt.spawn(async move {
         let _guard = guard;
         std::future::pending::<()>().await;
@@ -264,7 +251,7 @@ fn unhandled_panic_shutdown_runtime_cancels_the_other_tasks_at_once() {
 
 #[test]
 fn unhandled_panic_ignore_keeps_running() {
-    let rt = rt();
+    let rt = rt_test::runtime();
     let out = rt.block_on(async {
         let err = rt_core::spawn(async { panic!("ignored") })
             .await

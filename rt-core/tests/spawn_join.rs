@@ -1,17 +1,12 @@
 //! Spawning, joining, panics and aborts, as a user meets them.
 
-use rt_core::runtime::{Builder, Runtime};
 use rt_core::task::{self, JoinError};
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{mpsc, Arc};
 
-fn rt() -> Runtime {
-    Builder::new_current_thread().build().unwrap()
-}
-
 #[test]
 fn spawn_and_join_many() {
-    let rt = rt();
+    let rt = rt_test::runtime();
     let total = rt.block_on(async {
         let handles: Vec<_> = (0..1000u64)
             .map(|i| rt_core::spawn(async move { i }))
@@ -27,14 +22,14 @@ fn spawn_and_join_many() {
 
 #[test]
 fn spawn_from_runtime_before_block_on() {
-    let rt = rt();
+    let rt = rt_test::runtime();
     let h = rt.spawn(async { 5 });
     assert_eq!(rt.block_on(h).unwrap(), 5);
 }
 
 #[test]
 fn panic_is_reported_and_runtime_keeps_running() {
-    let rt = rt();
+    let rt = rt_test::runtime();
     rt.block_on(async {
         let err = rt_core::spawn(async { panic!("boom") }).await.unwrap_err();
         assert!(err.is_panic());
@@ -45,7 +40,7 @@ fn panic_is_reported_and_runtime_keeps_running() {
 
 #[test]
 fn abort_pending_task() {
-    let rt = rt();
+    let rt = rt_test::runtime();
     rt.block_on(async {
         let h = rt_core::spawn(std::future::pending::<()>());
         task::yield_now().await;
@@ -57,7 +52,7 @@ fn abort_pending_task() {
 
 #[test]
 fn abort_before_first_poll_and_abort_handle() {
-    let rt = rt();
+    let rt = rt_test::runtime();
     rt.block_on(async {
         let h = rt_core::spawn(async { 1 });
         let ah = h.abort_handle();
@@ -70,7 +65,7 @@ fn abort_before_first_poll_and_abort_handle() {
 
 #[test]
 fn abort_after_completion_keeps_output() {
-    let rt = rt();
+    let rt = rt_test::runtime();
     rt.block_on(async {
         let h = rt_core::spawn(async { 7 });
         while !h.is_finished() {
@@ -83,7 +78,7 @@ fn abort_after_completion_keeps_output() {
 
 #[test]
 fn detached_task_still_runs() {
-    let rt = rt();
+    let rt = rt_test::runtime();
     let (tx, rx) = mpsc::channel();
     rt.block_on(async move {
         drop(rt_core::spawn(async move { tx.send(3).unwrap() }));
@@ -95,7 +90,7 @@ fn detached_task_still_runs() {
 #[test]
 fn task_id_inside_and_outside() {
     assert!(task::try_id().is_none());
-    let rt = rt();
+    let rt = rt_test::runtime();
     rt.block_on(async {
         let h = rt_core::spawn(async { task::id() });
         let id = h.id();
@@ -105,7 +100,7 @@ fn task_id_inside_and_outside() {
 
 #[test]
 fn wake_from_another_thread() {
-    let rt = rt();
+    let rt = rt_test::runtime();
     rt.block_on(async {
         let (tx, rx) = std::sync::mpsc::channel::<std::task::Waker>();
         let flag = Arc::new(AtomicUsize::new(0));
@@ -132,7 +127,7 @@ fn wake_from_another_thread() {
 
 #[test]
 fn spawn_blocking_returns_value_and_sees_handle() {
-    let rt = rt();
+    let rt = rt_test::runtime();
     rt.block_on(async {
         let v = task::spawn_blocking(|| {
             let handle = rt_core::runtime::Handle::current();
@@ -154,7 +149,7 @@ fn spawn_outside_runtime_panics() {
 #[test]
 #[should_panic(expected = "Cannot start a runtime from within a runtime")]
 fn nested_block_on_panics() {
-    let rt = rt();
+    let rt = rt_test::runtime();
     let handle = rt.handle().clone();
     rt.block_on(async move {
         handle.block_on(async {});
@@ -166,7 +161,7 @@ fn handle_try_current() {
     assert!(rt_core::runtime::Handle::try_current()
         .unwrap_err()
         .is_missing_context());
-    let rt = rt();
+    let rt = rt_test::runtime();
     let _guard = rt.enter();
     assert!(rt_core::runtime::Handle::try_current().is_ok());
     let h = rt_core::spawn(async { 9 });

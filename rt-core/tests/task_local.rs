@@ -1,13 +1,12 @@
 //! `task_local!`: scopes, access rules, and where the value is visible.
 
-use rt_core::runtime::{Builder, Runtime};
 use rt_core::task::{self, AccessError};
 use std::cell::Cell;
 use std::future::Future;
 use std::pin::{pin, Pin};
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{mpsc, Arc};
-use std::task::{Context, Poll, Wake, Waker};
+use std::task::{Context, Poll};
 
 rt_core::task_local! {
     static NUMBER: u32;
@@ -19,23 +18,9 @@ rt_core::task_local! {
     static SINGLE: Cell<u8>
 }
 
-fn rt() -> Runtime {
-    Builder::new_current_thread().build().unwrap()
-}
-
-struct NoopWake;
-
-impl Wake for NoopWake {
-    fn wake(self: Arc<Self>) {}
-}
-
-fn noop_waker() -> Waker {
-    Waker::from(Arc::new(NoopWake))
-}
-
 #[test]
 fn scope_with_try_with_and_get() {
-    let rt = rt();
+    let rt = rt_test::runtime();
     rt.block_on(NUMBER.scope(3, async {
         assert_eq!(NUMBER.get(), 3);
         assert_eq!(NUMBER.with(|n| n * 2), 6);
@@ -58,7 +43,7 @@ fn sync_scope_sets_the_value_for_the_closure_only() {
 
 #[test]
 fn nested_scopes_shadow_and_restore() {
-    let rt = rt();
+    let rt = rt_test::runtime();
     rt.block_on(NUMBER.scope(1, async {
         assert_eq!(NUMBER.get(), 1);
         let inner = NUMBER
@@ -77,7 +62,7 @@ fn nested_scopes_shadow_and_restore() {
 
 #[test]
 fn value_survives_awaits_and_is_not_seen_by_other_tasks() {
-    let rt = rt();
+    let rt = rt_test::runtime();
     rt.block_on(async {
         let other = rt_core::spawn(async {
             let mut misses = 0;
@@ -106,7 +91,7 @@ fn value_survives_awaits_and_is_not_seen_by_other_tasks() {
 
 #[test]
 fn two_tasks_each_see_their_own_value() {
-    let rt = rt();
+    let rt = rt_test::runtime();
     rt.block_on(async {
         let handles: Vec<_> = (0..4u32)
             .map(|i| {
@@ -132,7 +117,7 @@ fn with_outside_a_scope_panics() {
 #[test]
 #[should_panic(expected = "cannot access a task-local storage value without setting it first")]
 fn get_after_the_scope_ended_panics() {
-    let rt = rt();
+    let rt = rt_test::runtime();
     rt.block_on(NUMBER.scope(1, async {}));
     NUMBER.get();
 }
@@ -141,7 +126,7 @@ fn get_after_the_scope_ended_panics() {
 fn try_with_outside_a_scope_errs() {
     let err: AccessError = NUMBER.try_with(|n| *n).unwrap_err();
     assert_eq!(err.to_string(), "task-local value not set");
-    let rt = rt();
+    let rt = rt_test::runtime();
     rt.block_on(NUMBER.scope(1, async {}));
     assert!(NUMBER.try_with(|_| ()).is_err());
 }
@@ -164,7 +149,7 @@ fn the_value_is_only_set_while_polled() {
         .await;
         first + NUMBER.get()
     }));
-    let waker = noop_waker();
+    let waker = rt_test::noop_waker();
     let mut cx = Context::from_waker(&waker);
     assert!(fut.as_mut().poll(&mut cx).is_pending());
     assert!(NUMBER.try_with(|_| ()).is_err(), "unset between polls");
@@ -173,7 +158,7 @@ fn the_value_is_only_set_while_polled() {
 
 #[test]
 fn take_value_before_and_after_completion() {
-    let waker = noop_waker();
+    let waker = rt_test::noop_waker();
     let mut cx = Context::from_waker(&waker);
 
     let mut done = pin!(NUMBER.scope(10, async { NUMBER.get() }));
@@ -204,7 +189,7 @@ fn the_value_is_set_while_the_future_is_dropped() {
     // Started and then dropped: the guard lives inside the future.
     {
         let mut fut = Box::pin(fut);
-        let waker = noop_waker();
+        let waker = rt_test::noop_waker();
         assert!(fut
             .as_mut()
             .poll(&mut Context::from_waker(&waker))
@@ -216,7 +201,7 @@ fn the_value_is_set_while_the_future_is_dropped() {
 
 #[test]
 fn scoped_task_dropped_by_abort_sees_its_value() {
-    let rt = rt();
+    let rt = rt_test::runtime();
     let seen = Arc::new(AtomicUsize::new(0));
     struct Check(Arc<AtomicUsize>);
     impl Drop for Check {
@@ -263,7 +248,7 @@ fn entering_a_scope_inside_with_panics() {
 #[test]
 #[should_panic(expected = "`TaskLocalFuture` polled after completion")]
 fn polling_after_completion_panics() {
-    let waker = noop_waker();
+    let waker = rt_test::noop_waker();
     let mut cx = Context::from_waker(&waker);
     let mut fut = pin!(NUMBER.scope(1, async {}));
     assert!(fut.as_mut().poll(&mut cx).is_ready());
@@ -296,7 +281,7 @@ fn scope_future_is_unpin_when_the_inner_future_is() {
     let fut = NUMBER.scope(1, std::future::ready(2));
     unpin(&fut);
     let mut fut = fut;
-    let waker = noop_waker();
+    let waker = rt_test::noop_waker();
     assert_eq!(
         Pin::new(&mut fut).poll(&mut Context::from_waker(&waker)),
         Poll::Ready(2)

@@ -2,16 +2,14 @@
 //! pipes: exact reads, EOF handling, numbers in both byte orders, strings,
 //! lines and segments.
 
-mod support;
-
 use rt_io::io::{
     duplex, AsyncBufReadExt, AsyncRead, AsyncReadExt, AsyncSeekExt, AsyncWriteExt, BufReader,
     ErrorKind, ReadBuf, SeekFrom,
 };
+use rt_test::{block_on, join2};
 use std::io::Cursor;
 use std::pin::Pin;
 use std::task::{Context, Poll};
-use support::{block_on, join2};
 
 #[test]
 fn read_returns_zero_at_eof_and_for_empty_buffers() {

@@ -3,11 +3,9 @@
 //! poll returned is taken as what the caller got; the tests then check that
 //! the file's contents, or the bytes read later, fit exactly.
 
-mod fs_util;
-
-use fs_util::{pattern, run, run_multi, Scratch};
 use rt_io::fs::File;
 use rt_io::io::{AsyncReadExt, AsyncSeekExt, AsyncWriteExt, SeekFrom};
+use rt_test::{pattern, run, run_multi_thread, ScratchDir};
 use std::future::{poll_fn, Future};
 use std::pin::pin;
 use std::task::Poll;
@@ -20,7 +18,7 @@ async fn poll_once<F: Future>(fut: F) -> Poll<F::Output> {
 
 #[test]
 fn abandoned_reads_lose_nothing() {
-    let dir = Scratch::new("cancel-read");
+    let dir = ScratchDir::new("cancel-read");
     run(async {
         let path = dir.join("f");
         let data = pattern(300_000);
@@ -51,7 +49,7 @@ fn abandoned_reads_lose_nothing() {
 
 #[test]
 fn abandoned_writes_lose_and_duplicate_nothing() {
-    let dir = Scratch::new("cancel-write");
+    let dir = ScratchDir::new("cancel-write");
     run(async {
         let path = dir.join("f");
         let data = pattern(500_000);
@@ -81,7 +79,7 @@ fn abandoned_writes_lose_and_duplicate_nothing() {
 
 #[test]
 fn abandoned_write_all_keeps_its_accepted_prefix() {
-    let dir = Scratch::new("cancel-write-all");
+    let dir = ScratchDir::new("cancel-write-all");
     run(async {
         let path = dir.join("f");
         let data = pattern(3 * 1024 * 1024);
@@ -104,7 +102,7 @@ fn abandoned_write_all_keeps_its_accepted_prefix() {
 
 #[test]
 fn an_abandoned_seek_still_completes_before_the_next_operation() {
-    let dir = Scratch::new("cancel-seek");
+    let dir = ScratchDir::new("cancel-seek");
     run(async {
         let path = dir.join("f");
         std::fs::write(&path, b"0123456789").unwrap();
@@ -121,9 +119,9 @@ fn an_abandoned_seek_still_completes_before_the_next_operation() {
 
 #[test]
 fn reads_and_writes_abandoned_on_the_multi_thread_runtime() {
-    let dir = Scratch::new("cancel-multi");
+    let dir = ScratchDir::new("cancel-multi");
     let path = dir.join("f");
-    run_multi(async move {
+    run_multi_thread(async move {
         let data = pattern(200_000);
         let handle = rt_core::spawn(async move {
             let mut file = File::options()
@@ -165,7 +163,7 @@ fn reads_and_writes_abandoned_on_the_multi_thread_runtime() {
 
 #[test]
 fn abandoned_next_entry_calls_lose_no_entry() {
-    let dir = Scratch::new("cancel-read-dir");
+    let dir = ScratchDir::new("cancel-read-dir");
     run(async {
         for i in 0..100 {
             std::fs::write(dir.join(&format!("{i:03}")), b"").unwrap();

@@ -2,15 +2,23 @@
 //! buffers, the `&self` methods, conversion to and from `std::fs::File`, and
 //! files used from several tasks at once.
 
-mod fs_util;
-
-use fs_util::{pattern, run, run_multi, Scratch};
 use rt_io::fs::{self, File, OpenOptions};
 use rt_io::io::{AsyncReadExt, AsyncSeekExt, AsyncWriteExt, ErrorKind, SeekFrom};
+use rt_test::{pattern, run, run_multi_thread, ScratchDir};
+
+/// Opens the existing file at `path` for reading and writing.
+async fn open_read_write(path: &std::path::Path) -> File {
+    OpenOptions::new()
+        .read(true)
+        .write(true)
+        .open(path)
+        .await
+        .unwrap()
+}
 
 #[test]
 fn create_write_flush_then_open_and_read() {
-    let dir = Scratch::new("file-roundtrip");
+    let dir = ScratchDir::new("file-roundtrip");
     run(async {
         let path = dir.join("f");
         let mut file = File::create(&path).await.unwrap();
@@ -31,7 +39,7 @@ fn create_write_flush_then_open_and_read() {
 
 #[test]
 fn open_errors_keep_their_kind() {
-    let dir = Scratch::new("file-open-errors");
+    let dir = ScratchDir::new("file-open-errors");
     run(async {
         let path = dir.join("f");
         assert_eq!(
@@ -72,7 +80,7 @@ fn open_errors_keep_their_kind() {
 
 #[test]
 fn open_options_append_and_truncate() {
-    let dir = Scratch::new("file-options");
+    let dir = ScratchDir::new("file-options");
     run(async {
         let path = dir.join("log");
         let mut log = OpenOptions::new()
@@ -105,7 +113,7 @@ fn open_options_append_and_truncate() {
 
 #[test]
 fn many_small_reads_return_every_byte_in_order() {
-    let dir = Scratch::new("file-small-reads");
+    let dir = ScratchDir::new("file-small-reads");
     run(async {
         let path = dir.join("f");
         let data = pattern(200_000);
@@ -126,7 +134,7 @@ fn many_small_reads_return_every_byte_in_order() {
 
 #[test]
 fn large_reads_and_writes_pass_the_buffer_limits() {
-    let dir = Scratch::new("file-large");
+    let dir = ScratchDir::new("file-large");
     run(async {
         let path = dir.join("f");
         let data = pattern(5 * 1024 * 1024 + 17);
@@ -145,7 +153,7 @@ fn large_reads_and_writes_pass_the_buffer_limits() {
 
 #[test]
 fn small_max_buf_size_still_moves_every_byte() {
-    let dir = Scratch::new("file-max-buf");
+    let dir = ScratchDir::new("file-max-buf");
     run(async {
         let path = dir.join("f");
         let data = pattern(10_000);
@@ -163,16 +171,11 @@ fn small_max_buf_size_still_moves_every_byte() {
 
 #[test]
 fn seek_then_read_and_write_go_to_the_right_place() {
-    let dir = Scratch::new("file-seek");
+    let dir = ScratchDir::new("file-seek");
     run(async {
         let path = dir.join("f");
         std::fs::write(&path, b"0123456789").unwrap();
-        let mut file = OpenOptions::new()
-            .read(true)
-            .write(true)
-            .open(&path)
-            .await
-            .unwrap();
+        let mut file = open_read_write(&path).await;
 
         let mut two = [0u8; 2];
         file.read_exact(&mut two).await.unwrap();
@@ -221,7 +224,7 @@ fn seek_then_read_and_write_go_to_the_right_place() {
 
 #[test]
 fn set_len_sync_and_metadata_see_buffered_writes() {
-    let dir = Scratch::new("file-set-len");
+    let dir = ScratchDir::new("file-set-len");
     run(async {
         let path = dir.join("f");
         let mut file = File::options()
@@ -259,16 +262,11 @@ fn set_len_sync_and_metadata_see_buffered_writes() {
 
 #[test]
 fn set_len_discards_stale_read_ahead() {
-    let dir = Scratch::new("file-set-len-read-ahead");
+    let dir = ScratchDir::new("file-set-len-read-ahead");
     run(async {
         let path = dir.join("f");
         std::fs::write(&path, b"0123456789").unwrap();
-        let mut file = OpenOptions::new()
-            .read(true)
-            .write(true)
-            .open(&path)
-            .await
-            .unwrap();
+        let mut file = open_read_write(&path).await;
         let mut two = [0u8; 2];
         file.read_exact(&mut two).await.unwrap();
         file.set_len(4).await.unwrap();
@@ -280,7 +278,7 @@ fn set_len_discards_stale_read_ahead() {
 
 #[test]
 fn try_clone_shares_the_cursor_and_set_permissions_works() {
-    let dir = Scratch::new("file-clone");
+    let dir = ScratchDir::new("file-clone");
     run(async {
         let path = dir.join("f");
         let mut file = File::create(&path).await.unwrap();
@@ -299,16 +297,11 @@ fn try_clone_shares_the_cursor_and_set_permissions_works() {
 
 #[test]
 fn into_std_and_from_std_keep_the_position() {
-    let dir = Scratch::new("file-std");
+    let dir = ScratchDir::new("file-std");
     run(async {
         let path = dir.join("f");
         std::fs::write(&path, b"0123456789").unwrap();
-        let mut file = OpenOptions::new()
-            .read(true)
-            .write(true)
-            .open(&path)
-            .await
-            .unwrap();
+        let mut file = open_read_write(&path).await;
         let mut three = [0u8; 3];
         file.read_exact(&mut three).await.unwrap();
         file.write_all(b"abc").await.unwrap();
@@ -339,7 +332,7 @@ fn into_std_and_from_std_keep_the_position() {
 
 #[test]
 fn dropping_a_file_writes_out_its_buffer() {
-    let dir = Scratch::new("file-drop");
+    let dir = ScratchDir::new("file-drop");
     let path = dir.join("f");
     let data = pattern(1000);
     run(async {
@@ -367,7 +360,7 @@ fn dropping_a_file_writes_out_its_buffer() {
 
 #[test]
 fn write_errors_surface_on_flush() {
-    let dir = Scratch::new("file-write-error");
+    let dir = ScratchDir::new("file-write-error");
     run(async {
         // A file opened read-only accepts bytes into its buffer, and the
         // failure to write them shows on flush, with the OS's kind.
@@ -387,9 +380,9 @@ fn write_errors_surface_on_flush() {
 
 #[test]
 fn many_files_read_and_written_concurrently() {
-    let dir = Scratch::new("file-concurrent");
+    let dir = ScratchDir::new("file-concurrent");
     let root = dir.path().to_owned();
-    run_multi(async move {
+    run_multi_thread(async move {
         let mut tasks = Vec::new();
         for i in 0..8usize {
             let path = root.join(format!("f{i}"));
@@ -425,9 +418,9 @@ fn many_files_read_and_written_concurrently() {
 
 #[test]
 fn shared_file_methods_run_from_several_tasks() {
-    let dir = Scratch::new("file-shared");
+    let dir = ScratchDir::new("file-shared");
     let path = dir.join("f");
-    run_multi(async move {
+    run_multi_thread(async move {
         let mut file = File::create(&path).await.unwrap();
         file.write_all(&pattern(100_000)).await.unwrap();
         let file = std::sync::Arc::new(file);
@@ -450,7 +443,7 @@ fn shared_file_methods_run_from_several_tasks() {
 
 #[test]
 fn reads_served_from_memory_still_yield_to_other_tasks() {
-    let dir = Scratch::new("file-budget");
+    let dir = ScratchDir::new("file-budget");
     let path = dir.join("data");
     std::fs::write(&path, pattern(64 * 1024)).unwrap();
     run(async move {

@@ -1,16 +1,14 @@
 //! The free functions of `rt_io::fs`, `DirBuilder` and `read_dir`: each one
 //! does its job and keeps the `io::ErrorKind` of its failures.
 
-mod fs_util;
-
-use fs_util::{run, run_multi, Scratch};
 use rt_io::fs;
+use rt_test::{run, run_multi_thread, ScratchDir};
 use std::collections::BTreeSet;
 use std::io::ErrorKind;
 
 #[test]
 fn write_then_read_and_read_to_string() {
-    let dir = Scratch::new("write-read");
+    let dir = ScratchDir::new("write-read");
     run(async {
         let path = dir.join("f.txt");
         fs::write(&path, "hello world").await.unwrap();
@@ -24,7 +22,7 @@ fn write_then_read_and_read_to_string() {
 
 #[test]
 fn read_errors_keep_their_kind() {
-    let dir = Scratch::new("read-errors");
+    let dir = ScratchDir::new("read-errors");
     run(async {
         let missing = dir.join("missing");
         assert_eq!(
@@ -54,7 +52,7 @@ fn read_errors_keep_their_kind() {
 
 #[test]
 fn copy_rename_and_remove_file() {
-    let dir = Scratch::new("copy-rename");
+    let dir = ScratchDir::new("copy-rename");
     run(async {
         let a = dir.join("a");
         let b = dir.join("b");
@@ -81,7 +79,7 @@ fn copy_rename_and_remove_file() {
 
 #[test]
 fn directories_are_created_and_removed() {
-    let dir = Scratch::new("dirs");
+    let dir = ScratchDir::new("dirs");
     run(async {
         let one = dir.join("one");
         fs::create_dir(&one).await.unwrap();
@@ -117,7 +115,7 @@ fn directories_are_created_and_removed() {
 
 #[test]
 fn dir_builder_plain_and_recursive() {
-    let dir = Scratch::new("dir-builder");
+    let dir = ScratchDir::new("dir-builder");
     run(async {
         let nested = dir.join("p/q");
         let err = fs::DirBuilder::new().create(&nested).await.unwrap_err();
@@ -141,7 +139,7 @@ fn dir_builder_plain_and_recursive() {
 #[test]
 fn dir_builder_mode_sets_permissions() {
     use std::os::unix::fs::PermissionsExt;
-    let dir = Scratch::new("dir-builder-mode");
+    let dir = ScratchDir::new("dir-builder-mode");
     run(async {
         let path = dir.join("private");
         fs::DirBuilder::new()
@@ -156,7 +154,7 @@ fn dir_builder_mode_sets_permissions() {
 
 #[test]
 fn metadata_and_permissions() {
-    let dir = Scratch::new("metadata");
+    let dir = ScratchDir::new("metadata");
     run(async {
         let path = dir.join("f");
         fs::write(&path, b"12345").await.unwrap();
@@ -185,7 +183,7 @@ fn metadata_and_permissions() {
 
 #[test]
 fn links_canonicalize_and_symlink_metadata() {
-    let dir = Scratch::new("links");
+    let dir = ScratchDir::new("links");
     run(async {
         let target = dir.join("target");
         fs::write(&target, b"data").await.unwrap();
@@ -215,7 +213,7 @@ fn links_canonicalize_and_symlink_metadata() {
 
 #[test]
 fn symlinks_are_followed_or_not() {
-    let dir = Scratch::new("symlinks");
+    let dir = ScratchDir::new("symlinks");
     run(async {
         let target = dir.join("target");
         fs::write(&target, b"data").await.unwrap();
@@ -245,7 +243,7 @@ fn symlinks_are_followed_or_not() {
 
 #[test]
 fn read_dir_lists_every_entry_across_batches() {
-    let dir = Scratch::new("read-dir");
+    let dir = ScratchDir::new("read-dir");
     run(async {
         // More than two batches of 32.
         let mut expected = BTreeSet::new();
@@ -280,7 +278,7 @@ fn read_dir_lists_every_entry_across_batches() {
 
 #[test]
 fn read_dir_of_empty_missing_and_file() {
-    let dir = Scratch::new("read-dir-errors");
+    let dir = ScratchDir::new("read-dir-errors");
     run(async {
         let mut entries = fs::read_dir(dir.path()).await.unwrap();
         assert!(entries.next_entry().await.unwrap().is_none());
@@ -295,9 +293,9 @@ fn read_dir_of_empty_missing_and_file() {
 
 #[test]
 fn read_dir_works_on_the_multi_thread_runtime() {
-    let dir = Scratch::new("read-dir-multi");
+    let dir = ScratchDir::new("read-dir-multi");
     let root = dir.path().to_owned();
-    let count = run_multi(async move {
+    let count = run_multi_thread(async move {
         for i in 0..40 {
             fs::write(root.join(i.to_string()), b"").await.unwrap();
         }

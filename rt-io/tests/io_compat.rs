@@ -2,16 +2,14 @@
 //! back, over in-memory values, `duplex` and a TCP pair.
 #![cfg(feature = "compat")]
 
-mod support;
-
 use futures_io::{
     AsyncBufRead as FBufRead, AsyncRead as FRead, AsyncSeek as FSeek, AsyncWrite as FWrite,
 };
 use rt_io::io::{AsyncBufReadExt, AsyncReadExt, AsyncSeekExt, AsyncWriteExt};
+use rt_test::block_on;
 use std::future::poll_fn;
 use std::io::{self, SeekFrom};
 use std::pin::Pin;
-use support::block_on;
 
 /// Reads a futures-io reader to its end.
 async fn futures_read_to_end<R: FRead + Unpin>(reader: &mut R) -> io::Result<Vec<u8>> {
@@ -176,7 +174,7 @@ fn duplex_through_futures_io() {
     let (a, mut b) = rt_io::io::duplex(8);
     let mut a = a.compat();
     block_on(async {
-        let ((), echoed) = support::join2(
+        let ((), echoed) = rt_test::join2(
             async {
                 futures_write_all(&mut a, b"more than eight bytes")
                     .await
@@ -198,8 +196,8 @@ fn duplex_through_futures_io() {
 #[test]
 fn tcp_pair_through_futures_io() {
     use rt_io::io::compat::TokioAsyncReadCompatExt;
-    support::io_runtime().block_on(async {
-        let (client, server) = support::tcp_pair().await;
+    rt_test::io_runtime().block_on(async {
+        let (client, server) = rt_test::tcp_pair().await;
         let mut client = client.compat();
         let mut server = server.compat();
         futures_write_all(&mut client, b"over tcp").await.unwrap();

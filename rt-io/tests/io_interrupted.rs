@@ -12,9 +12,7 @@ use std::io::{self, ErrorKind};
 use std::pin::Pin;
 use std::task::{Context, Poll};
 
-mod support;
-
-use support::block_on;
+use rt_test::block_on;
 
 fn interrupted() -> io::Error {
     io::Error::from(ErrorKind::Interrupted)

@@ -4,9 +4,7 @@
 //! (`recv_buf`, `recv_buf_from`, their `try_` forms, `try_read_buf`).
 #![cfg(feature = "net")]
 
-mod support;
-
-use rt_io::io::ReadBuf;
+use rt_io::io::{AsyncReadExt, AsyncWriteExt, ReadBuf};
 use rt_io::net::{UdpSocket, UnixDatagram, UnixStream};
 use std::future::poll_fn;
 use std::io;
@@ -22,7 +20,7 @@ async fn udp_pair() -> (UdpSocket, UdpSocket) {
 
 #[test]
 fn udp_poll_peek_then_poll_recv_fill_the_unfilled_part() {
-    support::io_runtime().block_on(async {
+    rt_test::io_runtime().block_on(async {
         let (a, b) = udp_pair().await;
         let sent = poll_fn(|cx| a.poll_send(cx, b"datagram")).await.unwrap();
         assert_eq!(sent, 8);
@@ -46,7 +44,7 @@ fn udp_poll_peek_then_poll_recv_fill_the_unfilled_part() {
 
 #[test]
 fn udp_poll_recv_from_and_poll_peek_from_report_the_sender() {
-    support::io_runtime().block_on(async {
+    rt_test::io_runtime().block_on(async {
         let a = UdpSocket::bind("127.0.0.1:0").await.unwrap();
         let b = UdpSocket::bind("127.0.0.1:0").await.unwrap();
         let b_addr = b.local_addr().unwrap();
@@ -73,7 +71,7 @@ fn udp_poll_recv_from_and_poll_peek_from_report_the_sender() {
 
 #[test]
 fn udp_peek_and_try_peek_leave_the_datagram_queued() {
-    support::io_runtime().block_on(async {
+    rt_test::io_runtime().block_on(async {
         let (a, b) = udp_pair().await;
         let mut buf = [0u8; 8];
         assert_eq!(
@@ -90,11 +88,9 @@ fn udp_peek_and_try_peek_leave_the_datagram_queued() {
 
 #[test]
 fn tcp_poll_peek_returns_the_count_and_keeps_the_bytes() {
-    support::io_runtime().block_on(async {
-        let (client, server) = support::tcp_pair().await;
-        rt_io::net::stream_io::write_all(&client, b"peekaboo")
-            .await
-            .unwrap();
+    rt_test::io_runtime().block_on(async {
+        let (mut client, mut server) = rt_test::tcp_pair().await;
+        client.write_all(b"peekaboo").await.unwrap();
 
         let mut storage = [0u8; 4];
         let mut buf = ReadBuf::new(&mut storage);
@@ -102,16 +98,14 @@ fn tcp_poll_peek_returns_the_count_and_keeps_the_bytes() {
         assert_eq!((n, buf.filled()), (4, &b"peek"[..]));
 
         let mut all = [0u8; 8];
-        rt_io::net::stream_io::read_exact(&server, &mut all)
-            .await
-            .unwrap();
+        server.read_exact(&mut all).await.unwrap();
         assert_eq!(&all, b"peekaboo");
     });
 }
 
 #[test]
 fn unix_datagram_poll_variants() {
-    support::io_runtime().block_on(async {
+    rt_test::io_runtime().block_on(async {
         let (a, b) = UnixDatagram::pair().unwrap();
         poll_fn(|cx| a.poll_send(cx, b"one")).await.unwrap();
         let mut storage = [0u8; 8];
@@ -141,7 +135,7 @@ fn unix_datagram_poll_variants() {
 
 #[test]
 fn udp_recv_buf_variants_append_to_a_vec() {
-    support::io_runtime().block_on(async {
+    rt_test::io_runtime().block_on(async {
         let (a, b) = udp_pair().await;
         let mut out = b"<".to_vec();
         assert_eq!(
@@ -163,7 +157,7 @@ fn udp_recv_buf_variants_append_to_a_vec() {
 
 #[test]
 fn unix_datagram_recv_buf_variants() {
-    support::io_runtime().block_on(async {
+    rt_test::io_runtime().block_on(async {
         let (a, b) = UnixDatagram::pair().unwrap();
         // Two bytes of spare room: the datagram is cut to them, the rest of
         // it is dropped as with any datagram receive.
@@ -187,8 +181,8 @@ fn unix_datagram_recv_buf_variants() {
 
 #[test]
 fn stream_try_read_buf_on_streams_and_halves() {
-    support::io_runtime().block_on(async {
-        let (client, mut server) = support::tcp_pair().await;
+    rt_test::io_runtime().block_on(async {
+        let (client, mut server) = rt_test::tcp_pair().await;
         client.writable().await.unwrap();
         client.try_write(b"tcp").unwrap();
         let mut out = Vec::new();

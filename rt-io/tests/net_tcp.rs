@@ -2,30 +2,14 @@
 //! splitting, socket options, and resources dropped while waited on.
 #![cfg(feature = "net")]
 
-use rt_core::runtime::{Builder, Runtime};
-use rt_io::net::stream_io::{read, read_exact, read_to_end, shutdown, write_all};
+use rt_core::runtime::Builder;
+use rt_io::io::{AsyncReadExt, AsyncWriteExt};
 use rt_io::net::{TcpListener, TcpStream};
 use rt_io::Interest;
 use std::future::Future;
 use std::io;
 use std::pin::pin;
 use std::task::Poll;
-
-fn rt() -> Runtime {
-    Builder::new_current_thread()
-        .base_driver(rt_io::reactor::base_driver())
-        .build()
-        .unwrap()
-}
-
-async fn pair() -> (TcpStream, TcpStream) {
-    let listener = TcpListener::bind("127.0.0.1:0").await.unwrap();
-    let client = TcpStream::connect(listener.local_addr().unwrap())
-        .await
-        .unwrap();
-    let (server, _) = listener.accept().await.unwrap();
-    (client, server)
-}
 
 /// Polls `fut` once; true if it is still pending.
 async fn is_pending<F: Future + Unpin>(fut: &mut F) -> bool {
@@ -36,35 +20,21 @@ async fn is_pending<F: Future + Unpin>(fut: &mut F) -> bool {
 #[test]
 fn echo_with_1000_concurrent_connections() {
     const CONNS: usize = 1000;
-    rt().block_on(async {
+    rt_test::io_runtime().block_on(async {
         let listener = TcpListener::bind("127.0.0.1:0").await.unwrap();
         let addr = listener.local_addr().unwrap();
         let server = rt_core::spawn(async move {
             for _ in 0..CONNS {
                 let (stream, _) = listener.accept().await.unwrap();
-                rt_core::spawn(async move {
-                    let mut buf = [0u8; 1024];
-                    loop {
-                        let n = read(&stream, &mut buf).await.unwrap();
-                        if n == 0 {
-                            break;
-                        }
-                        write_all(&stream, &buf[..n]).await.unwrap();
-                    }
-                    shutdown(&stream).await.unwrap();
-                });
+                rt_core::spawn(rt_test::echo(stream));
             }
         });
         let clients: Vec<_> = (0..CONNS)
             .map(|i| {
                 rt_core::spawn(async move {
-                    let stream = TcpStream::connect(addr).await.unwrap();
+                    let mut stream = TcpStream::connect(addr).await.unwrap();
                     let msg = format!("connection number {i} says hello").repeat(8);
-                    write_all(&stream, msg.as_bytes()).await.unwrap();
-                    shutdown(&stream).await.unwrap();
-                    let mut back = Vec::new();
-                    read_to_end(&stream, &mut back).await.unwrap();
-                    assert_eq!(back, msg.as_bytes());
+                    rt_test::assert_echoed(&mut stream, msg.as_bytes()).await;
                 })
             })
             .collect();
@@ -77,38 +47,39 @@ fn echo_with_1000_concurrent_connections() {
 
 #[test]
 fn half_close_lets_the_other_direction_finish() {
-    rt().block_on(async {
-        let (client, server) = pair().await;
-        write_all(&client, b"request").await.unwrap();
-        shutdown(&client).await.unwrap();
+    rt_test::io_runtime().block_on(async {
+        let (mut client, mut server) = rt_test::tcp_pair().await;
+        client.write_all(b"request").await.unwrap();
+        client.shutdown().await.unwrap();
         let mut got = Vec::new();
-        read_to_end(&server, &mut got).await.unwrap();
+        server.read_to_end(&mut got).await.unwrap();
         assert_eq!(got, b"request");
-        write_all(&server, b"response").await.unwrap();
+        server.write_all(b"response").await.unwrap();
         drop(server);
         let mut back = Vec::new();
-        read_to_end(&client, &mut back).await.unwrap();
+        client.read_to_end(&mut back).await.unwrap();
         assert_eq!(back, b"response");
     });
 }
 
 /// Closing a socket with unread input makes the kernel send a reset.
-async fn reset_by_peer(peer: TcpStream, other: &TcpStream) {
-    write_all(other, b"unread").await.unwrap();
+async fn reset_by_peer(peer: TcpStream, other: &mut TcpStream) {
+    other.write_all(b"unread").await.unwrap();
     peer.readable().await.unwrap();
     drop(peer);
 }
 
 #[test]
 fn peer_reset_during_a_pending_read() {
-    rt().block_on(async {
-        let (client, server) = pair().await;
+    rt_test::io_runtime().block_on(async {
+        let (mut client, server) = rt_test::tcp_pair().await;
         let mut buf = [0u8; 16];
-        let mut pending_read = pin!(read(&client, &mut buf));
+        let (mut reader, writer) = client.split();
+        let mut pending_read = pin!(reader.read(&mut buf));
         assert!(is_pending(&mut pending_read).await);
         // The client has written nothing yet to make the server reset:
-        // write from a second handle of the same socket.
-        let writer = client.try_write(b"unread");
+        // write from the other half of the same socket.
+        let writer = writer.try_write(b"unread");
         assert_eq!(writer.unwrap(), 6);
         server.readable().await.unwrap();
         drop(server);
@@ -119,18 +90,18 @@ fn peer_reset_during_a_pending_read() {
 
 #[test]
 fn peer_reset_during_a_large_write() {
-    rt().block_on(async {
-        let (client, server) = pair().await;
+    rt_test::io_runtime().block_on(async {
+        let (mut client, mut server) = rt_test::tcp_pair().await;
         let writer = rt_core::spawn(async move {
             let chunk = vec![7u8; 1 << 20];
             loop {
-                if let Err(e) = write_all(&client, &chunk).await {
+                if let Err(e) = client.write_all(&chunk).await {
                     return e;
                 }
             }
         });
         let mut first = [0u8; 1024];
-        read_exact(&server, &mut first).await.unwrap();
+        server.read_exact(&mut first).await.unwrap();
         drop(server);
         let err = writer.await.unwrap();
         assert!(
@@ -145,11 +116,11 @@ fn peer_reset_during_a_large_write() {
 
 #[test]
 fn peer_reset_helper_resets() {
-    rt().block_on(async {
-        let (client, server) = pair().await;
-        reset_by_peer(server, &client).await;
+    rt_test::io_runtime().block_on(async {
+        let (mut client, server) = rt_test::tcp_pair().await;
+        reset_by_peer(server, &mut client).await;
         let mut buf = [0u8; 8];
-        let err = read(&client, &mut buf).await.unwrap_err();
+        let err = client.read(&mut buf).await.unwrap_err();
         assert_eq!(err.kind(), io::ErrorKind::ConnectionReset);
     });
 }
@@ -157,18 +128,18 @@ fn peer_reset_helper_resets() {
 #[test]
 fn sixty_four_mib_through_a_slow_reader() {
     const TOTAL: usize = 64 << 20;
-    rt().block_on(async {
-        let (client, server) = pair().await;
+    rt_test::io_runtime().block_on(async {
+        let (mut client, mut server) = rt_test::tcp_pair().await;
         let writer = rt_core::spawn(async move {
             let data: Vec<u8> = (0..TOTAL).map(|i| (i % 251) as u8).collect();
-            write_all(&client, &data).await.unwrap();
-            shutdown(&client).await.unwrap();
+            client.write_all(&data).await.unwrap();
+            client.shutdown().await.unwrap();
         });
         let mut buf = [0u8; 4096];
         let mut seen = 0usize;
         let mut reads = 0usize;
         loop {
-            let n = read(&server, &mut buf).await.unwrap();
+            let n = server.read(&mut buf).await.unwrap();
             if n == 0 {
                 break;
             }
@@ -188,19 +159,19 @@ fn sixty_four_mib_through_a_slow_reader() {
 
 #[test]
 fn split_and_into_split_reunite() {
-    rt().block_on(async {
-        let (mut client, server) = pair().await;
+    rt_test::io_runtime().block_on(async {
+        let (mut client, mut server) = rt_test::tcp_pair().await;
         {
-            let (r, w) = client.split();
-            write_all(&w, b"ping").await.unwrap();
+            let (mut r, mut w) = client.split();
+            w.write_all(b"ping").await.unwrap();
             let mut buf = [0u8; 4];
-            read_exact(&server, &mut buf).await.unwrap();
-            write_all(&server, b"pong").await.unwrap();
-            read_exact(&r, &mut buf).await.unwrap();
+            server.read_exact(&mut buf).await.unwrap();
+            server.write_all(b"pong").await.unwrap();
+            r.read_exact(&mut buf).await.unwrap();
             assert_eq!(&buf, b"pong");
         }
         let (r, w) = client.into_split();
-        let (r2, w2) = pair().await.0.into_split();
+        let (r2, w2) = rt_test::tcp_pair().await.0.into_split();
         let rejoined = r.reunite(w2).unwrap_err();
         assert_eq!(
             rejoined.to_string(),
@@ -208,31 +179,31 @@ fn split_and_into_split_reunite() {
         );
         let (r, w2) = (rejoined.0, rejoined.1);
         drop((r2, w2));
-        let stream = w.reunite(r).unwrap();
-        write_all(&stream, b"again").await.unwrap();
+        let mut stream = w.reunite(r).unwrap();
+        stream.write_all(b"again").await.unwrap();
         let mut buf = [0u8; 5];
-        read_exact(&server, &mut buf).await.unwrap();
+        server.read_exact(&mut buf).await.unwrap();
         assert_eq!(&buf, b"again");
     });
 }
 
 #[test]
 fn owned_write_half_shuts_down_on_drop() {
-    rt().block_on(async {
-        let (client, server) = pair().await;
-        let (_r, w) = client.into_split();
-        write_all(&w, b"bye").await.unwrap();
+    rt_test::io_runtime().block_on(async {
+        let (client, mut server) = rt_test::tcp_pair().await;
+        let (_r, mut w) = client.into_split();
+        w.write_all(b"bye").await.unwrap();
         drop(w);
         let mut got = Vec::new();
-        read_to_end(&server, &mut got).await.unwrap();
+        server.read_to_end(&mut got).await.unwrap();
         assert_eq!(got, b"bye");
     });
 }
 
 #[test]
 fn options_addresses_peek_and_vectored_io() {
-    rt().block_on(async {
-        let (client, server) = pair().await;
+    rt_test::io_runtime().block_on(async {
+        let (client, server) = rt_test::tcp_pair().await;
         assert_eq!(client.peer_addr().unwrap(), server.local_addr().unwrap());
         client.set_nodelay(true).unwrap();
         assert!(client.nodelay().unwrap());
@@ -260,18 +231,18 @@ fn options_addresses_peek_and_vectored_io() {
 
 #[test]
 fn std_conversions_round_trip() {
-    rt().block_on(async {
+    rt_test::io_runtime().block_on(async {
         let std_listener = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
         let addr = std_listener.local_addr().unwrap();
         let listener = TcpListener::from_std(std_listener).unwrap();
         let std_client = std::net::TcpStream::connect(addr).unwrap();
-        let client = TcpStream::from_std(std_client).unwrap();
+        let mut client = TcpStream::from_std(std_client).unwrap();
         let (server, _) = listener.accept().await.unwrap();
         let std_listener = listener.into_std().unwrap();
         assert_eq!(std_listener.local_addr().unwrap(), addr);
         let std_server = server.into_std().unwrap();
         std_server.set_nonblocking(false).unwrap();
-        write_all(&client, b"x").await.unwrap();
+        client.write_all(b"x").await.unwrap();
         let mut buf = [0u8; 1];
         io::Read::read_exact(&mut &std_server, &mut buf).unwrap();
         assert_eq!(&buf, b"x");
@@ -280,7 +251,7 @@ fn std_conversions_round_trip() {
 
 #[test]
 fn connect_tries_each_address_in_order() {
-    rt().block_on(async {
+    rt_test::io_runtime().block_on(async {
         let listener = TcpListener::bind("127.0.0.1:0").await.unwrap();
         let good = listener.local_addr().unwrap();
         // A port that was just freed refuses connections.
@@ -301,11 +272,11 @@ fn connect_tries_each_address_in_order() {
 
 #[test]
 fn task_aborted_while_waiting_on_its_stream() {
-    rt().block_on(async {
-        let (client, server) = pair().await;
+    rt_test::io_runtime().block_on(async {
+        let (mut client, mut server) = rt_test::tcp_pair().await;
         let waiter = rt_core::spawn(async move {
             let mut buf = [0u8; 8];
-            let _ = read(&server, &mut buf).await;
+            let _ = server.read(&mut buf).await;
             let _ = server.ready(Interest::READABLE).await;
         });
         rt_core::task::yield_now().await;
@@ -313,14 +284,14 @@ fn task_aborted_while_waiting_on_its_stream() {
         assert!(waiter.await.unwrap_err().is_cancelled());
         // The server side is gone: the client sees end of stream.
         let mut buf = [0u8; 8];
-        assert_eq!(read(&client, &mut buf).await.unwrap(), 0);
+        assert_eq!(client.read(&mut buf).await.unwrap(), 0);
     });
 }
 
 #[test]
 fn readiness_future_dropped_while_linked() {
-    rt().block_on(async {
-        let (client, server) = pair().await;
+    rt_test::io_runtime().block_on(async {
+        let (mut client, server) = rt_test::tcp_pair().await;
         for _ in 0..3 {
             let mut fut = Box::pin(server.ready(Interest::READABLE));
             assert!(is_pending(&mut fut).await);
@@ -328,20 +299,20 @@ fn readiness_future_dropped_while_linked() {
         }
         let mut kept = Box::pin(server.readable());
         assert!(is_pending(&mut kept).await);
-        write_all(&client, b"z").await.unwrap();
+        client.write_all(b"z").await.unwrap();
         kept.await.unwrap();
     });
 }
 
 #[test]
 fn streams_dropped_with_events_in_flight() {
-    rt().block_on(async {
+    rt_test::io_runtime().block_on(async {
         let listener = TcpListener::bind("127.0.0.1:0").await.unwrap();
         let addr = listener.local_addr().unwrap();
         for _ in 0..200 {
-            let client = TcpStream::connect(addr).await.unwrap();
+            let mut client = TcpStream::connect(addr).await.unwrap();
             let (server, _) = listener.accept().await.unwrap();
-            write_all(&client, b"event").await.unwrap();
+            client.write_all(b"event").await.unwrap();
             // The readiness event for `server` may be fetched by the next
             // turn after its registration is gone.
             drop(server);
@@ -353,10 +324,10 @@ fn streams_dropped_with_events_in_flight() {
 
 #[test]
 fn operations_fail_after_the_runtime_is_dropped() {
-    let first = rt();
-    let (client, server) = first.block_on(pair());
+    let first = rt_test::io_runtime();
+    let (client, mut server) = first.block_on(rt_test::tcp_pair());
     drop(first);
-    let second = rt();
+    let second = rt_test::io_runtime();
     second.block_on(async {
         let err = client.readable().await.unwrap_err();
         assert_eq!(
@@ -364,23 +335,24 @@ fn operations_fail_after_the_runtime_is_dropped() {
             "An rt context was found, but it is being shutdown."
         );
         let mut buf = [0u8; 4];
-        assert!(read(&server, &mut buf).await.is_err());
-        assert!(write_all(&server, b"x").await.is_err());
+        assert!(server.read(&mut buf).await.is_err());
+        assert!(server.write_all(b"x").await.is_err());
         assert!(client.try_read(&mut buf).is_err());
     });
 }
 
 #[test]
 fn shutdown_wakes_a_waiter_on_another_runtime() {
-    let first = rt();
-    let (client, _server) = first.block_on(pair());
+    let first = rt_test::io_runtime();
+    let (mut client, _server) = first.block_on(rt_test::tcp_pair());
     let (pending_tx, pending_rx) = std::sync::mpsc::channel();
     let waiter = std::thread::spawn(move || {
-        rt().block_on(async {
+        rt_test::io_runtime().block_on(async {
             // One waiter in the intrusive list, one in the reader slot.
-            let mut listed = Box::pin(client.readable());
+            let (mut reader, writer) = client.split();
+            let mut listed = Box::pin(writer.ready(Interest::READABLE));
             let mut buf = [0u8; 8];
-            let mut slot = Box::pin(read(&client, &mut buf));
+            let mut slot = Box::pin(reader.read(&mut buf));
             assert!(is_pending(&mut listed).await);
             assert!(is_pending(&mut slot).await);
             pending_tx.send(()).unwrap();
@@ -415,7 +387,7 @@ fn shutdown_wakes_a_waiter_on_another_runtime() {
 
 #[test]
 fn poll_accept_and_readiness_polls() {
-    rt().block_on(async {
+    rt_test::io_runtime().block_on(async {
         let listener = TcpListener::bind("127.0.0.1:0").await.unwrap();
         let addr = listener.local_addr().unwrap();
         let mut accept_pending = true;
@@ -460,7 +432,7 @@ fn creating_a_socket_outside_a_runtime_panics_with_guidance() {
 
 #[test]
 fn tcp_socket_options_listen_and_connect() {
-    rt().block_on(async {
+    rt_test::io_runtime().block_on(async {
         let socket = rt_io::net::TcpSocket::new_v4().unwrap();
         socket.set_reuseaddr(true).unwrap();
         assert!(socket.reuseaddr().unwrap());
@@ -479,13 +451,13 @@ fn tcp_socket_options_listen_and_connect() {
         client.set_nodelay(true).unwrap();
         let stream = client.connect(addr).await.unwrap();
         assert!(stream.nodelay().unwrap());
-        let (server, _) = listener.accept().await.unwrap();
+        let (mut server, _) = listener.accept().await.unwrap();
         stream.set_linger(Some(std::time::Duration::ZERO)).unwrap();
         assert_eq!(stream.linger().unwrap(), Some(std::time::Duration::ZERO));
         // Zero linger: closing resets instead of a graceful end of stream.
         drop(stream);
         let mut buf = [0u8; 4];
-        let err = read(&server, &mut buf).await.unwrap_err();
+        let err = server.read(&mut buf).await.unwrap_err();
         assert_eq!(err.kind(), io::ErrorKind::ConnectionReset);
 
         let refused = rt_io::net::TcpSocket::new_v4().unwrap().connect(addr);

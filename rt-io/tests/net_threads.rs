@@ -3,7 +3,6 @@
 #![cfg(feature = "net")]
 
 use rt_core::runtime::Builder;
-use rt_io::net::stream_io::{read, read_to_end, shutdown, write_all};
 use rt_io::net::{TcpListener, TcpStream};
 use std::sync::Arc;
 
@@ -26,13 +25,9 @@ fn clients_on_other_threads_while_one_thread_drives() {
             std::thread::spawn(move || {
                 handle.block_on(async move {
                     for i in 0..PER_THREAD {
-                        let stream = TcpStream::connect(addr).await.unwrap();
+                        let mut stream = TcpStream::connect(addr).await.unwrap();
                         let msg = format!("thread {t} connection {i}").repeat(20);
-                        write_all(&stream, msg.as_bytes()).await.unwrap();
-                        shutdown(&stream).await.unwrap();
-                        let mut back = Vec::new();
-                        read_to_end(&stream, &mut back).await.unwrap();
-                        assert_eq!(back, msg.as_bytes());
+                        rt_test::assert_echoed(&mut stream, msg.as_bytes()).await;
                     }
                 })
             })
@@ -43,17 +38,7 @@ fn clients_on_other_threads_while_one_thread_drives() {
         let mut echoes = Vec::new();
         for _ in 0..THREADS * PER_THREAD {
             let (stream, _) = listener.accept().await.unwrap();
-            echoes.push(rt_core::spawn(async move {
-                let mut buf = [0u8; 512];
-                loop {
-                    let n = read(&stream, &mut buf).await.unwrap();
-                    if n == 0 {
-                        break;
-                    }
-                    write_all(&stream, &buf[..n]).await.unwrap();
-                }
-                shutdown(&stream).await.unwrap();
-            }));
+            echoes.push(rt_core::spawn(rt_test::echo(stream)));
         }
         for echo in echoes {
             echo.await.unwrap();

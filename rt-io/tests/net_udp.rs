@@ -2,23 +2,15 @@
 //! variants, options and multicast basics.
 #![cfg(feature = "net")]
 
-use rt_core::runtime::{Builder, Runtime};
 use rt_io::net::UdpSocket;
 use rt_io::Interest;
 use std::io;
 use std::net::Ipv4Addr;
 use std::sync::Arc;
 
-fn rt() -> Runtime {
-    Builder::new_current_thread()
-        .base_driver(rt_io::reactor::base_driver())
-        .build()
-        .unwrap()
-}
-
 #[test]
 fn send_to_recv_from_and_peek() {
-    rt().block_on(async {
+    rt_test::io_runtime().block_on(async {
         let a = UdpSocket::bind("127.0.0.1:0").await.unwrap();
         let b = UdpSocket::bind(("127.0.0.1", 0)).await.unwrap();
         let b_addr = b.local_addr().unwrap();
@@ -38,7 +30,7 @@ fn send_to_recv_from_and_peek() {
 
 #[test]
 fn connected_send_recv_and_try_variants() {
-    rt().block_on(async {
+    rt_test::io_runtime().block_on(async {
         let a = UdpSocket::bind("127.0.0.1:0").await.unwrap();
         let b = UdpSocket::bind("127.0.0.1:0").await.unwrap();
         a.connect(b.local_addr().unwrap()).await.unwrap();
@@ -63,7 +55,7 @@ fn connected_send_recv_and_try_variants() {
 #[test]
 fn shared_socket_sender_and_receiver_tasks() {
     const COUNT: u32 = 200;
-    rt().block_on(async {
+    rt_test::io_runtime().block_on(async {
         let rx = Arc::new(UdpSocket::bind("127.0.0.1:0").await.unwrap());
         let tx = UdpSocket::bind("127.0.0.1:0").await.unwrap();
         let rx_addr = rx.local_addr().unwrap();
@@ -95,7 +87,7 @@ fn shared_socket_sender_and_receiver_tasks() {
 
 #[test]
 fn options_and_multicast_basics() {
-    rt().block_on(async {
+    rt_test::io_runtime().block_on(async {
         let s = UdpSocket::bind("0.0.0.0:0").await.unwrap();
         s.set_broadcast(true).unwrap();
         assert!(s.broadcast().unwrap());
@@ -117,7 +109,7 @@ fn options_and_multicast_basics() {
 
 #[test]
 fn std_round_trip_and_bad_target() {
-    rt().block_on(async {
+    rt_test::io_runtime().block_on(async {
         let std_socket = std::net::UdpSocket::bind("127.0.0.1:0").unwrap();
         let addr = std_socket.local_addr().unwrap();
         let s = UdpSocket::from_std(std_socket).unwrap();
@@ -132,7 +124,7 @@ fn std_round_trip_and_bad_target() {
 
 #[test]
 fn poll_send_and_recv_readiness() {
-    rt().block_on(async {
+    rt_test::io_runtime().block_on(async {
         let a = UdpSocket::bind("127.0.0.1:0").await.unwrap();
         let b = UdpSocket::bind("127.0.0.1:0").await.unwrap();
         let b_addr = b.local_addr().unwrap();
@@ -160,10 +152,10 @@ fn poll_send_and_recv_readiness() {
 
 #[test]
 fn operations_fail_after_the_runtime_is_dropped() {
-    let first = rt();
+    let first = rt_test::io_runtime();
     let socket = first.block_on(UdpSocket::bind("127.0.0.1:0")).unwrap();
     drop(first);
-    rt().block_on(async {
+    rt_test::io_runtime().block_on(async {
         let mut buf = [0u8; 4];
         let err = socket.recv_from(&mut buf).await.unwrap_err();
         assert_eq!(err.kind(), io::ErrorKind::Other);

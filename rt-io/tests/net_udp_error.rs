@@ -17,8 +17,6 @@ use std::net::SocketAddr;
 use std::task::Poll;
 use std::time::Duration;
 
-mod support;
-
 /// The most a wait here may take; loopback answers within microseconds.
 const BOUND: Duration = Duration::from_secs(10);
 
@@ -162,9 +160,12 @@ fn a_consumed_error_leaves_reads_waiting() {
         // So a wait for reading blocks instead of returning at once (a
         // receive loop would otherwise spin on the stale error).
         let mut readable = Box::pin(socket.readable());
-        assert!(matches!(support::poll_once(&mut readable), Poll::Pending));
+        assert!(matches!(
+            rt_test::poll_once(readable.as_mut()),
+            Poll::Pending
+        ));
         let mut ready = Box::pin(socket.ready(Interest::READABLE));
-        assert!(matches!(support::poll_once(&mut ready), Poll::Pending));
+        assert!(matches!(rt_test::poll_once(ready.as_mut()), Poll::Pending));
         // An explicit error wait is still owed the event: only a wait that
         // asked for errors consumes its readiness.
         let ready = bounded("ready", socket.ready(Interest::ERROR))
@@ -220,7 +221,10 @@ fn async_fd_read_guard_sees_the_error_and_clearing_readable_takes_it() {
         guard.clear_ready_matching(Ready::READABLE);
 
         let mut readable = Box::pin(fd.readable());
-        assert!(matches!(support::poll_once(&mut readable), Poll::Pending));
+        assert!(matches!(
+            rt_test::poll_once(readable.as_mut()),
+            Poll::Pending
+        ));
         drop(readable);
         // The error readiness proper is still there for an error wait.
         let guard = bounded("error", fd.ready(Interest::ERROR))

@@ -2,45 +2,18 @@
 //! `AsyncFd` over a socket pair.
 #![cfg(feature = "net")]
 
-use rt_core::runtime::{Builder, Runtime};
-use rt_io::net::stream_io::{read_exact, read_to_end, shutdown, write_all};
+use rt_io::io::{AsyncReadExt, AsyncWriteExt};
 use rt_io::net::unix::AsyncFd;
 use rt_io::net::{UnixDatagram, UnixListener, UnixStream};
 use rt_io::Interest;
 use std::future::Future;
 use std::io::{self, Read, Write};
-use std::path::PathBuf;
-
-fn rt() -> Runtime {
-    Builder::new_current_thread()
-        .base_driver(rt_io::reactor::base_driver())
-        .build()
-        .unwrap()
-}
-
-/// A fresh directory for socket files, removed on drop.
-struct TempDir(PathBuf);
-
-impl TempDir {
-    fn new(name: &str) -> TempDir {
-        let dir = std::env::temp_dir().join(format!("rt-io-{}-{name}", std::process::id()));
-        let _ = std::fs::remove_dir_all(&dir);
-        std::fs::create_dir_all(&dir).unwrap();
-        TempDir(dir)
-    }
-}
-
-impl Drop for TempDir {
-    fn drop(&mut self) {
-        let _ = std::fs::remove_dir_all(&self.0);
-    }
-}
 
 #[test]
 fn listener_accepts_and_streams_echo() {
-    let dir = TempDir::new("listener");
-    let path = dir.0.join("echo.sock");
-    rt().block_on(async {
+    let dir = rt_test::ScratchDir::new("listener");
+    let path = dir.join("echo.sock");
+    rt_test::io_runtime().block_on(async {
         let listener = UnixListener::bind(&path).unwrap();
         assert_eq!(
             listener.local_addr().unwrap().as_pathname(),
@@ -48,25 +21,19 @@ fn listener_accepts_and_streams_echo() {
         );
         let server = rt_core::spawn(async move {
             let (stream, _) = listener.accept().await.unwrap();
-            let mut got = Vec::new();
-            read_to_end(&stream, &mut got).await.unwrap();
-            write_all(&stream, &got).await.unwrap();
+            rt_test::echo(stream).await;
         });
-        let client = UnixStream::connect(&path).await.unwrap();
-        write_all(&client, b"over unix").await.unwrap();
-        shutdown(&client).await.unwrap();
-        let mut back = Vec::new();
-        read_to_end(&client, &mut back).await.unwrap();
-        assert_eq!(back, b"over unix");
+        let mut client = UnixStream::connect(&path).await.unwrap();
+        rt_test::assert_echoed(&mut client, b"over unix").await;
         server.await.unwrap();
     });
 }
 
 #[test]
 fn connect_to_a_missing_path_fails() {
-    let dir = TempDir::new("missing");
-    rt().block_on(async {
-        let err = UnixStream::connect(dir.0.join("nobody.sock"))
+    let dir = rt_test::ScratchDir::new("missing");
+    rt_test::io_runtime().block_on(async {
+        let err = UnixStream::connect(dir.join("nobody.sock"))
             .await
             .unwrap_err();
         assert_eq!(err.kind(), io::ErrorKind::NotFound);
@@ -75,14 +42,14 @@ fn connect_to_a_missing_path_fails() {
 
 #[test]
 fn pair_into_split_and_reunite() {
-    rt().block_on(async {
-        let (a, b) = UnixStream::pair().unwrap();
-        let (ar, aw) = a.into_split();
-        write_all(&aw, b"to b").await.unwrap();
+    rt_test::io_runtime().block_on(async {
+        let (a, mut b) = UnixStream::pair().unwrap();
+        let (mut ar, mut aw) = a.into_split();
+        aw.write_all(b"to b").await.unwrap();
         let mut buf = [0u8; 4];
-        read_exact(&b, &mut buf).await.unwrap();
-        write_all(&b, b"to a").await.unwrap();
-        read_exact(&ar, &mut buf).await.unwrap();
+        b.read_exact(&mut buf).await.unwrap();
+        b.write_all(b"to a").await.unwrap();
+        ar.read_exact(&mut buf).await.unwrap();
         assert_eq!(&buf, b"to a");
         let a = ar.reunite(aw).unwrap();
         a.writable().await.unwrap();
@@ -94,29 +61,29 @@ fn pair_into_split_and_reunite() {
 
 #[test]
 fn borrowed_split_halves() {
-    rt().block_on(async {
-        let (mut a, b) = UnixStream::pair().unwrap();
-        let (ar, aw) = a.split();
-        write_all(&aw, b"half").await.unwrap();
+    rt_test::io_runtime().block_on(async {
+        let (mut a, mut b) = UnixStream::pair().unwrap();
+        let (mut ar, mut aw) = a.split();
+        aw.write_all(b"half").await.unwrap();
         let mut buf = [0u8; 4];
-        read_exact(&b, &mut buf).await.unwrap();
-        write_all(&b, b"back").await.unwrap();
-        read_exact(&ar, &mut buf).await.unwrap();
+        b.read_exact(&mut buf).await.unwrap();
+        b.write_all(b"back").await.unwrap();
+        ar.read_exact(&mut buf).await.unwrap();
         assert_eq!(&buf, b"back");
-        shutdown(&aw).await.unwrap();
+        aw.shutdown().await.unwrap();
         let mut rest = Vec::new();
-        read_to_end(&b, &mut rest).await.unwrap();
+        b.read_to_end(&mut rest).await.unwrap();
         assert!(rest.is_empty());
     });
 }
 
 #[test]
 fn datagrams_bound_unbound_and_paired() {
-    let dir = TempDir::new("dgram");
-    rt().block_on(async {
-        let server_path = dir.0.join("server.sock");
+    let dir = rt_test::ScratchDir::new("dgram");
+    rt_test::io_runtime().block_on(async {
+        let server_path = dir.join("server.sock");
         let server = UnixDatagram::bind(&server_path).unwrap();
-        let client = UnixDatagram::bind(dir.0.join("client.sock")).unwrap();
+        let client = UnixDatagram::bind(dir.join("client.sock")).unwrap();
         client.send_to(b"hello", &server_path).await.unwrap();
         let mut buf = [0u8; 16];
         let (n, from) = server.recv_from(&mut buf).await.unwrap();
@@ -144,7 +111,7 @@ fn datagrams_bound_unbound_and_paired() {
 
 #[test]
 fn async_fd_readable_guard_clear_and_retain() {
-    rt().block_on(async {
+    rt_test::io_runtime().block_on(async {
         let (a, mut b) = std::os::unix::net::UnixStream::pair().unwrap();
         a.set_nonblocking(true).unwrap();
         let fd = AsyncFd::new(a).unwrap();
@@ -198,7 +165,7 @@ fn async_fd_readable_guard_clear_and_retain() {
 
 #[test]
 fn async_fd_mut_guard_and_async_io() {
-    rt().block_on(async {
+    rt_test::io_runtime().block_on(async {
         let (a, mut b) = std::os::unix::net::UnixStream::pair().unwrap();
         a.set_nonblocking(true).unwrap();
         let mut fd = AsyncFd::with_interest(a, Interest::READABLE).unwrap();
@@ -227,7 +194,7 @@ fn async_fd_mut_guard_and_async_io() {
 
 #[test]
 fn async_fd_try_new_gives_the_value_back_on_failure() {
-    rt().block_on(async {
+    rt_test::io_runtime().block_on(async {
         let (a, _b) = std::os::unix::net::UnixStream::pair().unwrap();
         a.set_nonblocking(true).unwrap();
         let fd = AsyncFd::try_new(a).unwrap();
@@ -253,7 +220,7 @@ impl std::os::fd::AsRawFd for Borrowed {
 
 #[test]
 fn unix_sockets_fail_after_the_runtime_is_dropped() {
-    let first = rt();
+    let first = rt_test::io_runtime();
     let (stream, datagram) = {
         let _guard = first.enter();
         (
@@ -262,7 +229,7 @@ fn unix_sockets_fail_after_the_runtime_is_dropped() {
         )
     };
     drop(first);
-    rt().block_on(async {
+    rt_test::io_runtime().block_on(async {
         assert_eq!(
             stream.readable().await.unwrap_err().kind(),
             io::ErrorKind::Other

@@ -15,26 +15,6 @@ use std::os::raw::c_int;
 use std::sync::{Arc, Barrier};
 use std::task::Poll;
 
-extern "C" {
-    fn raise(signum: c_int) -> c_int;
-}
-
-fn runtime() -> rt_core::runtime::Runtime {
-    rt_core::runtime::Builder::new_current_thread()
-        .base_driver(rt_io::reactor::base_driver())
-        .build()
-        .unwrap()
-}
-
-/// Delivers `kind` to this thread; its handler has run when this returns.
-fn raise_now(kind: SignalKind) {
-    // SAFETY: `raise` only sends a signal to the calling thread; every
-    // caller has installed a handler for it first, so the default action
-    // (ending the process) cannot happen.
-    let rc = unsafe { raise(kind.as_raw_value()) };
-    assert_eq!(rc, 0, "raise failed");
-}
-
 /// Sends `kind` to this process with the `kill` command.
 fn kill_self(name: &str) {
     let status = std::process::Command::new("kill")
@@ -57,14 +37,14 @@ async fn recv_is_pending(signal: &mut Signal) -> bool {
 fn deliveries_before_recv_count_once() {
     let kind = SignalKind::user_defined2();
     let mut usr2 = signal(kind).unwrap();
-    runtime().block_on(async {
+    rt_test::io_runtime().block_on(async {
         assert!(recv_is_pending(&mut usr2).await);
-        raise_now(kind);
-        raise_now(kind);
-        raise_now(kind);
+        rt_test::raise_now(kind);
+        rt_test::raise_now(kind);
+        rt_test::raise_now(kind);
         assert_eq!(usr2.recv().await, Some(()));
         assert!(recv_is_pending(&mut usr2).await);
-        raise_now(kind);
+        rt_test::raise_now(kind);
         assert_eq!(usr2.recv().await, Some(()));
         assert!(recv_is_pending(&mut usr2).await);
     });
@@ -73,7 +53,7 @@ fn deliveries_before_recv_count_once() {
 #[test]
 fn a_delivery_wakes_a_waiting_task() {
     let mut usr1 = signal(SignalKind::user_defined1()).unwrap();
-    runtime().block_on(async {
+    rt_test::io_runtime().block_on(async {
         kill_self("USR1");
         assert_eq!(usr1.recv().await, Some(()));
     });
@@ -87,13 +67,13 @@ fn each_delivery_from_another_thread_wakes_the_waiting_task() {
     let (ack_tx, ack_rx) = std::sync::mpsc::channel::<()>();
     let sender = std::thread::spawn(move || {
         for _ in 0..ROUNDS {
-            raise_now(kind);
+            rt_test::raise_now(kind);
             // The next delivery only after the task reported this one, so
             // that each round needs its own wake-up.
             ack_rx.recv().unwrap();
         }
     });
-    runtime().block_on(async {
+    rt_test::io_runtime().block_on(async {
         for _ in 0..ROUNDS {
             assert_eq!(quit.recv().await, Some(()));
             ack_tx.send(()).unwrap();
@@ -108,7 +88,7 @@ fn every_listener_of_a_signal_is_notified() {
     let mut first = signal(kind).unwrap();
     let mut second = signal(kind).unwrap();
     let mut third = signal(kind).unwrap();
-    runtime().block_on(async {
+    rt_test::io_runtime().block_on(async {
         kill_self("HUP");
         assert_eq!(first.recv().await, Some(()));
         assert_eq!(second.recv().await, Some(()));
@@ -123,7 +103,7 @@ fn listeners_in_two_runtimes_are_both_notified() {
         .map(|_| {
             let ready = ready.clone();
             std::thread::spawn(move || {
-                let rt = runtime();
+                let rt = rt_test::io_runtime();
                 let mut winch = signal(SignalKind::window_change()).unwrap();
                 ready.wait();
                 rt.block_on(winch.recv())
@@ -143,15 +123,15 @@ fn dropping_a_signal_with_an_unreported_delivery() {
     let dropped = signal(kind).unwrap();
     let mut kept = signal(kind).unwrap();
     assert_eq!(listener_count(kind), 2);
-    raise_now(kind);
+    rt_test::raise_now(kind);
     drop(dropped);
     assert_eq!(listener_count(kind), 1);
-    runtime().block_on(async {
+    rt_test::io_runtime().block_on(async {
         assert_eq!(kept.recv().await, Some(()));
         // A new listener does not see deliveries made before it existed.
         let mut late = signal(kind).unwrap();
         assert!(recv_is_pending(&mut late).await);
-        raise_now(kind);
+        rt_test::raise_now(kind);
         assert_eq!(late.recv().await, Some(()));
         assert_eq!(kept.recv().await, Some(()));
     });
@@ -163,10 +143,10 @@ fn dropping_a_signal_with_an_unreported_delivery() {
 fn a_cancelled_recv_loses_no_delivery() {
     let kind = SignalKind::terminate();
     let mut term = signal(kind).unwrap();
-    runtime().block_on(async {
+    rt_test::io_runtime().block_on(async {
         // This recv registers its waker and is then dropped.
         assert!(recv_is_pending(&mut term).await);
-        raise_now(kind);
+        rt_test::raise_now(kind);
         assert_eq!(term.recv().await, Some(()));
     });
 }
@@ -176,21 +156,21 @@ fn a_child_exit_delivers_sigchld() {
     let mut child = signal(SignalKind::child()).unwrap();
     let status = std::process::Command::new("true").status().unwrap();
     assert!(status.success());
-    runtime().block_on(async {
+    rt_test::io_runtime().block_on(async {
         assert_eq!(child.recv().await, Some(()));
     });
 }
 
 #[test]
 fn ctrl_c_completes_on_sigint() {
-    runtime().block_on(async {
+    rt_test::io_runtime().block_on(async {
         let mut interrupted = std::pin::pin!(rt_io::signal::ctrl_c());
         poll_fn(|cx| {
             assert!(interrupted.as_mut().poll(cx).is_pending());
             Poll::Ready(())
         })
         .await;
-        raise_now(SignalKind::interrupt());
+        rt_test::raise_now(SignalKind::interrupt());
         interrupted.await.unwrap();
     });
 }
@@ -223,8 +203,8 @@ fn a_real_time_signal_by_raw_number() {
     // SIGRTMIN + 6 with glibc's and musl's reserved real-time signals.
     let kind = SignalKind::from_raw(40);
     let mut realtime = signal(kind).unwrap();
-    raise_now(kind);
-    runtime().block_on(async {
+    rt_test::raise_now(kind);
+    rt_test::io_runtime().block_on(async {
         assert_eq!(realtime.recv().await, Some(()));
     });
 }

@@ -1,26 +1,30 @@
 //! The utilities: duplex pipes, split/unsplit, join, empty/sink/repeat,
 //! buffered readers and writers, and the copies, all over in-memory streams.
 
-mod support;
-
 use rt_io::io::{
     copy, copy_bidirectional, copy_bidirectional_with_sizes, copy_buf, duplex, empty, join, repeat,
     sink, split, AsyncBufReadExt, AsyncRead, AsyncReadExt, AsyncWriteExt, BufReader, BufStream,
     BufWriter, DuplexStream, ErrorKind, ReadBuf,
 };
-use std::pin::Pin;
+use rt_test::{block_on, join2, poll_once};
+use std::pin::{pin, Pin};
 use std::sync::{Arc, Mutex};
 use std::task::{Context, Poll, Wake, Waker};
-use support::{block_on, join2, poll_once};
 
 #[test]
 fn duplex_applies_backpressure_at_capacity() {
     let (mut a, mut b) = duplex(4);
     let mut write = Box::pin(a.write(b"abcdef"));
-    assert!(matches!(poll_once(&mut write), Poll::Ready(Ok(4))));
+    assert!(matches!(
+        poll_once(Pin::new(&mut write)),
+        Poll::Ready(Ok(4))
+    ));
     drop(write);
     let mut blocked = Box::pin(a.write(b"ef"));
-    assert!(poll_once(&mut blocked).is_pending(), "full pipe waits");
+    assert!(
+        poll_once(Pin::new(&mut blocked)).is_pending(),
+        "full pipe waits"
+    );
     drop(blocked);
     block_on(async {
         let mut buf = [0u8; 4];
@@ -28,7 +32,10 @@ fn duplex_applies_backpressure_at_capacity() {
         assert_eq!(&buf, b"abcd");
     });
     let mut write = Box::pin(a.write(b"ef"));
-    assert!(matches!(poll_once(&mut write), Poll::Ready(Ok(2))));
+    assert!(matches!(
+        poll_once(Pin::new(&mut write)),
+        Poll::Ready(Ok(2))
+    ));
 }
 
 #[test]
@@ -92,7 +99,7 @@ fn duplex_wakes_the_reader_after_releasing_the_pipe() {
     // The write wakes the reader, which locks the same pipe from inside
     // its wake: this only completes if the writer released the lock first.
     assert!(matches!(
-        poll_once(&mut Box::pin(a.write(b"hi"))),
+        poll_once(pin!(a.write(b"hi"))),
         Poll::Ready(Ok(2))
     ));
     assert_eq!(*reader.read.lock().unwrap(), b"hi");
@@ -102,9 +109,9 @@ fn duplex_wakes_the_reader_after_releasing_the_pipe() {
 fn duplex_spends_the_coop_budget() {
     let (mut a, _b) = duplex(1024);
     rt_core::task::coop::with_budget(2, || {
-        assert!(poll_once(&mut Box::pin(a.write(b"x"))).is_ready());
-        assert!(poll_once(&mut Box::pin(a.write(b"x"))).is_ready());
-        assert!(poll_once(&mut Box::pin(a.write(b"x"))).is_pending());
+        assert!(poll_once(pin!(a.write(b"x"))).is_ready());
+        assert!(poll_once(pin!(a.write(b"x"))).is_ready());
+        assert!(poll_once(pin!(a.write(b"x"))).is_pending());
     });
 }
 
@@ -187,7 +194,7 @@ fn buf_writer_collects_until_flush() {
         assert_eq!(writer.buffer(), b"abc");
         let mut probe = Box::pin(b.read_u8());
         assert!(
-            poll_once(&mut probe).is_pending(),
+            poll_once(Pin::new(&mut probe)).is_pending(),
             "nothing sent before flush"
         );
         drop(probe);
@@ -336,7 +343,7 @@ fn copy_yields_when_the_coop_budget_is_spent() {
     let mut copying = Box::pin(copy(&mut source, &mut target));
     rt_core::task::coop::with_budget(4, || {
         assert!(
-            poll_once(&mut copying).is_pending(),
+            poll_once(Pin::new(&mut copying)).is_pending(),
             "an endless-ready copy still yields"
         );
     });

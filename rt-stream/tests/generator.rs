@@ -1,8 +1,6 @@
 //! Behaviour of `stream_fn` and `try_stream_fn`: streams written as async
 //! bodies that send their items.
 
-mod support;
-
 use std::future::{poll_fn, Future};
 use std::pin::Pin;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -10,24 +8,22 @@ use std::sync::Arc;
 use std::task::Poll;
 
 use rt_stream::{stream_fn, try_stream_fn, Stream, StreamExt};
-use support::{block_on, poll_once};
+use rt_test::{poll_next_once, run};
 
 #[test]
 fn items_come_out_in_send_order() {
-    let got: Vec<u32> = block_on(
-        stream_fn(|mut tx| async move {
-            for n in 0..5 {
-                tx.send(n).await;
-            }
-        })
-        .collect(),
-    );
+    let got: Vec<u32> = run(stream_fn(|mut tx| async move {
+        for n in 0..5 {
+            tx.send(n).await;
+        }
+    })
+    .collect());
     assert_eq!(got, [0, 1, 2, 3, 4]);
 }
 
 #[test]
 fn the_body_may_await_other_things_between_items() {
-    let got: Vec<u32> = block_on(async {
+    let got: Vec<u32> = run(async {
         let (done_tx, done_rx) = std::sync::mpsc::channel();
         let worker = rt_core::spawn(async move {
             done_tx.send(7).unwrap();
@@ -52,12 +48,12 @@ fn the_body_runs_only_while_the_stream_is_polled() {
         tx.send(()).await;
     }));
     assert!(!started.load(Ordering::SeqCst));
-    assert_eq!(poll_once(&mut s), Poll::Ready(Some(())));
+    assert_eq!(poll_next_once(&mut s), Poll::Ready(Some(())));
     assert!(started.load(Ordering::SeqCst));
     assert_eq!(s.size_hint(), (0, None));
-    assert_eq!(poll_once(&mut s), Poll::Ready(None));
+    assert_eq!(poll_next_once(&mut s), Poll::Ready(None));
     assert_eq!(s.size_hint(), (0, Some(0)));
-    assert_eq!(poll_once(&mut s), Poll::Ready(None));
+    assert_eq!(poll_next_once(&mut s), Poll::Ready(None));
 }
 
 /// Polls `send` once and abandons it, as a `select!` whose other branch won
@@ -77,9 +73,9 @@ fn an_abandoned_send_still_delivers_and_a_waiting_send_gets_its_turn() {
         // The slot is still full here: this send waits for the next poll.
         tx.send(2).await;
     }));
-    assert_eq!(poll_once(&mut s), Poll::Ready(Some(1)));
-    assert_eq!(poll_once(&mut s), Poll::Ready(Some(2)));
-    assert_eq!(poll_once(&mut s), Poll::Ready(None));
+    assert_eq!(poll_next_once(&mut s), Poll::Ready(Some(1)));
+    assert_eq!(poll_next_once(&mut s), Poll::Ready(Some(2)));
+    assert_eq!(poll_next_once(&mut s), Poll::Ready(None));
 }
 
 #[test]
@@ -87,8 +83,8 @@ fn an_item_sent_as_the_body_finishes_is_not_lost() {
     let mut s = Box::pin(stream_fn(|mut tx| async move {
         poll_once_and_drop(tx.send("last")).await;
     }));
-    assert_eq!(poll_once(&mut s), Poll::Ready(Some("last")));
-    assert_eq!(poll_once(&mut s), Poll::Ready(None));
+    assert_eq!(poll_next_once(&mut s), Poll::Ready(Some("last")));
+    assert_eq!(poll_next_once(&mut s), Poll::Ready(None));
 }
 
 #[test]
@@ -107,7 +103,7 @@ fn dropping_the_stream_drops_the_body() {
             tx.send(0u8).await;
         }
     }));
-    assert_eq!(poll_once(&mut s), Poll::Ready(Some(0)));
+    assert_eq!(poll_next_once(&mut s), Poll::Ready(Some(0)));
     assert!(!dropped.load(Ordering::SeqCst));
     drop(s);
     assert!(dropped.load(Ordering::SeqCst));
@@ -120,10 +116,10 @@ fn try_stream_yields_ok_items_then_the_error_then_ends() {
         tx.send(2).await;
         Err::<(), _>("broken")
     }));
-    assert_eq!(poll_once(&mut s), Poll::Ready(Some(Ok(1))));
-    assert_eq!(poll_once(&mut s), Poll::Ready(Some(Ok(2))));
-    assert_eq!(poll_once(&mut s), Poll::Ready(Some(Err("broken"))));
-    assert_eq!(poll_once(&mut s), Poll::Ready(None));
+    assert_eq!(poll_next_once(&mut s), Poll::Ready(Some(Ok(1))));
+    assert_eq!(poll_next_once(&mut s), Poll::Ready(Some(Ok(2))));
+    assert_eq!(poll_next_once(&mut s), Poll::Ready(Some(Err("broken"))));
+    assert_eq!(poll_next_once(&mut s), Poll::Ready(None));
     assert_eq!(s.size_hint(), (0, Some(0)));
 }
 
@@ -133,20 +129,18 @@ fn try_stream_keeps_order_when_an_item_and_the_error_arrive_together() {
         poll_once_and_drop(tx.send(1)).await;
         Err::<(), _>("after")
     }));
-    assert_eq!(poll_once(&mut s), Poll::Ready(Some(Ok(1))));
-    assert_eq!(poll_once(&mut s), Poll::Ready(Some(Err("after"))));
-    assert_eq!(poll_once(&mut s), Poll::Ready(None));
+    assert_eq!(poll_next_once(&mut s), Poll::Ready(Some(Ok(1))));
+    assert_eq!(poll_next_once(&mut s), Poll::Ready(Some(Err("after"))));
+    assert_eq!(poll_next_once(&mut s), Poll::Ready(None));
 }
 
 #[test]
 fn try_stream_collects_into_a_result() {
-    let ok: Result<Vec<u8>, String> = block_on(
-        try_stream_fn(|mut tx| async move {
-            tx.send(3).await;
-            Ok(())
-        })
-        .collect(),
-    );
+    let ok: Result<Vec<u8>, String> = run(try_stream_fn(|mut tx| async move {
+        tx.send(3).await;
+        Ok(())
+    })
+    .collect());
     assert_eq!(ok, Ok(vec![3]));
 }
 

@@ -2,16 +2,14 @@
 
 #![cfg(feature = "rt")]
 
-mod support;
-
 use rt_core::task::JoinSet;
 use rt_stream::wrappers::JoinSetStream;
 use rt_stream::{Stream, StreamExt};
-use support::block_on;
+use rt_test::run;
 
 #[test]
 fn yields_every_result_and_then_ends() {
-    block_on(async {
+    run(async {
         let mut set = JoinSet::new();
         for n in 0..5u32 {
             set.spawn(async move { n });
@@ -31,7 +29,7 @@ fn yields_every_result_and_then_ends() {
 
 #[test]
 fn results_come_in_the_order_tasks_finish() {
-    block_on(async {
+    run(async {
         let (first_tx, first_rx) = std::sync::mpsc::channel::<()>();
         let mut set = JoinSet::new();
         set.spawn(async move {
@@ -52,7 +50,7 @@ fn results_come_in_the_order_tasks_finish() {
 
 #[test]
 fn a_panicking_task_comes_out_as_a_join_error() {
-    block_on(async {
+    run(async {
         let mut stream = JoinSetStream::new(JoinSet::new());
         stream.get_mut().spawn(async { panic!("boom") });
         let err = stream.next().await.unwrap().unwrap_err();
@@ -65,7 +63,7 @@ fn a_panicking_task_comes_out_as_a_join_error() {
 
 #[test]
 fn tasks_spawned_while_reading_are_picked_up() {
-    block_on(async {
+    run(async {
         let mut stream = JoinSetStream::new(JoinSet::new());
         stream.as_mut().spawn(async { 1 });
         assert_eq!(stream.next().await.unwrap().unwrap(), 1);

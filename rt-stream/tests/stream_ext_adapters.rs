@@ -1,16 +1,14 @@
 //! Behaviour of the adapters that keep the stream shape: their items, their
 //! size hints, and that they never poll a stream that has ended.
 
-mod support;
-
 use std::task::Poll;
 
 use rt_stream::{self as stream, Stream, StreamExt};
-use support::{block_on, poll_once, Scripted};
+use rt_test::{poll_next_once, run, Scripted};
 
 fn items<S: rt_stream::Stream + Unpin>(mut s: S) -> Vec<S::Item> {
     let mut out = Vec::new();
-    while let Poll::Ready(Some(item)) = poll_once(&mut s) {
+    while let Poll::Ready(Some(item)) = poll_next_once(&mut s) {
         out.push(item);
     }
     out
@@ -27,9 +25,9 @@ fn map_transforms_each_item_and_keeps_the_hint() {
 fn map_passes_pending_through() {
     let (inner, _) = Scripted::new([Poll::Pending, Poll::Ready(Some(1))]);
     let mut s = inner.map(|n: i32| n + 1);
-    assert_eq!(poll_once(&mut s), Poll::Pending);
-    assert_eq!(poll_once(&mut s), Poll::Ready(Some(2)));
-    assert_eq!(poll_once(&mut s), Poll::Ready(None));
+    assert_eq!(poll_next_once(&mut s), Poll::Pending);
+    assert_eq!(poll_next_once(&mut s), Poll::Ready(Some(2)));
+    assert_eq!(poll_next_once(&mut s), Poll::Ready(None));
 }
 
 #[test]
@@ -37,24 +35,22 @@ fn map_while_stops_at_first_none_and_stays_ended() {
     let (inner, probe) = Scripted::items([1, 2, -1, 3]);
     let mut s = inner.map_while(|n: i32| (n > 0).then_some(n * 10));
     assert_eq!(s.size_hint(), (0, None));
-    assert_eq!(poll_once(&mut s), Poll::Ready(Some(10)));
-    assert_eq!(poll_once(&mut s), Poll::Ready(Some(20)));
-    assert_eq!(poll_once(&mut s), Poll::Ready(None));
-    assert_eq!(poll_once(&mut s), Poll::Ready(None));
+    assert_eq!(poll_next_once(&mut s), Poll::Ready(Some(10)));
+    assert_eq!(poll_next_once(&mut s), Poll::Ready(Some(20)));
+    assert_eq!(poll_next_once(&mut s), Poll::Ready(None));
+    assert_eq!(poll_next_once(&mut s), Poll::Ready(None));
     assert_eq!(probe.polls(), 3);
     assert_eq!(s.size_hint(), (0, Some(0)));
 }
 
 #[test]
 fn then_runs_one_future_per_item_in_order() {
-    let got: Vec<i32> = block_on(
-        stream::iter(1..=3)
-            .then(|n| async move {
-                rt_core::task::yield_now().await;
-                n * n
-            })
-            .collect(),
-    );
+    let got: Vec<i32> = run(stream::iter(1..=3)
+        .then(|n| async move {
+            rt_core::task::yield_now().await;
+            n * n
+        })
+        .collect());
     assert_eq!(got, [1, 4, 9]);
 }
 
@@ -68,7 +64,7 @@ fn then_counts_the_future_in_flight_in_its_hint() {
     }));
     assert_eq!(s.size_hint(), (2, Some(2)));
     // The first poll takes an item and starts its future, which yields.
-    let (_, waker) = support::CountingWaker::new();
+    let (_, waker) = rt_test::counting_waker();
     let mut cx = std::task::Context::from_waker(&waker);
     assert!(s.as_mut().poll_next(&mut cx).is_pending());
     assert_eq!(s.size_hint(), (3, Some(3)));
@@ -89,18 +85,18 @@ fn filter_and_filter_map_skip_rejected_items() {
 fn filter_keeps_looking_past_rejected_items_until_pending() {
     let (inner, _) = Scripted::new([Poll::Ready(Some(1)), Poll::Pending, Poll::Ready(Some(2))]);
     let mut s = inner.filter(|n: &i32| n % 2 == 0);
-    assert_eq!(poll_once(&mut s), Poll::Pending);
-    assert_eq!(poll_once(&mut s), Poll::Ready(Some(2)));
+    assert_eq!(poll_next_once(&mut s), Poll::Pending);
+    assert_eq!(poll_next_once(&mut s), Poll::Ready(Some(2)));
 }
 
 #[test]
 fn fuse_answers_none_forever_without_polling_again() {
     let (inner, probe) = Scripted::items([1]);
     let mut s = inner.fuse();
-    assert_eq!(poll_once(&mut s), Poll::Ready(Some(1)));
-    assert_eq!(poll_once(&mut s), Poll::Ready(None));
+    assert_eq!(poll_next_once(&mut s), Poll::Ready(Some(1)));
+    assert_eq!(poll_next_once(&mut s), Poll::Ready(None));
     for _ in 0..3 {
-        assert_eq!(poll_once(&mut s), Poll::Ready(None));
+        assert_eq!(poll_next_once(&mut s), Poll::Ready(None));
     }
     assert_eq!(probe.polls(), 2);
     assert_eq!(s.size_hint(), (0, Some(0)));
@@ -111,10 +107,10 @@ fn fuse_answers_none_forever_without_polling_again() {
 fn take_yields_at_most_n_and_stops_polling() {
     let (inner, probe) = Scripted::items([1, 2, 3, 4]);
     let mut s = inner.take(2);
-    assert_eq!(poll_once(&mut s), Poll::Ready(Some(1)));
-    assert_eq!(poll_once(&mut s), Poll::Ready(Some(2)));
-    assert_eq!(poll_once(&mut s), Poll::Ready(None));
-    assert_eq!(poll_once(&mut s), Poll::Ready(None));
+    assert_eq!(poll_next_once(&mut s), Poll::Ready(Some(1)));
+    assert_eq!(poll_next_once(&mut s), Poll::Ready(Some(2)));
+    assert_eq!(poll_next_once(&mut s), Poll::Ready(None));
+    assert_eq!(poll_next_once(&mut s), Poll::Ready(None));
     assert_eq!(probe.polls(), 2);
     assert_eq!(s.size_hint(), (0, Some(0)));
 }
@@ -124,7 +120,7 @@ fn take_is_fused_when_the_inner_stream_ends_early() {
     let (inner, probe) = Scripted::items([1]);
     let mut s = inner.take(5);
     assert_eq!(items(&mut s), [1]);
-    assert_eq!(poll_once(&mut s), Poll::Ready(None));
+    assert_eq!(poll_next_once(&mut s), Poll::Ready(None));
     assert_eq!(probe.polls(), 2);
 }
 
@@ -133,7 +129,7 @@ fn take_hint_is_capped_by_n() {
     assert_eq!(stream::iter(0..10).take(3).size_hint(), (3, Some(3)));
     assert_eq!(stream::iter(0..2).take(3).size_hint(), (2, Some(2)));
     assert_eq!(stream::pending::<u8>().take(3).size_hint(), (0, Some(0)));
-    assert_eq!(support::Always(1).take(4).size_hint(), (0, Some(4)));
+    assert_eq!(rt_test::Always(1).take(4).size_hint(), (0, Some(4)));
     assert_eq!(stream::iter(0..10).take(0).size_hint(), (0, Some(0)));
 }
 
@@ -142,7 +138,7 @@ fn take_while_ends_at_first_rejected_item_and_stays_ended() {
     let (inner, probe) = Scripted::items([1, 2, 5, 1]);
     let mut s = inner.take_while(|n: &i32| *n < 3);
     assert_eq!(items(&mut s), [1, 2]);
-    assert_eq!(poll_once(&mut s), Poll::Ready(None));
+    assert_eq!(poll_next_once(&mut s), Poll::Ready(None));
     assert_eq!(probe.polls(), 3);
     assert_eq!(s.size_hint(), (0, Some(0)));
 }
@@ -161,7 +157,7 @@ fn skip_while_skips_a_prefix_only() {
     let s = stream::iter([1, 2, 7, 1, 8]).skip_while(|n| *n < 5);
     assert_eq!(s.size_hint(), (0, Some(5)));
     let mut s = s;
-    assert_eq!(poll_once(&mut s), Poll::Ready(Some(7)));
+    assert_eq!(poll_next_once(&mut s), Poll::Ready(Some(7)));
     // Past the prefix the inner hint is exact again.
     assert_eq!(s.size_hint(), (2, Some(2)));
     assert_eq!(items(s), [1, 8]);
@@ -174,14 +170,14 @@ fn chain_yields_first_then_second_and_sums_hints() {
     let mut s = first.chain(stream::iter([3]));
     assert_eq!(s.size_hint(), (3, Some(3)));
     assert_eq!(items(&mut s), [1, 2, 3]);
-    assert_eq!(poll_once(&mut s), Poll::Ready(None));
+    assert_eq!(poll_next_once(&mut s), Poll::Ready(None));
     // The first stream was polled to its end once, never after.
     assert_eq!(probe.polls(), 3);
 }
 
 #[test]
 fn peekable_peek_does_not_consume() {
-    block_on(async {
+    run(async {
         let mut s = stream::iter([1, 2]).peekable();
         assert_eq!(s.peek().await, Some(&1));
         assert_eq!(s.peek().await, Some(&1));
@@ -197,13 +193,13 @@ fn peekable_peek_does_not_consume() {
 fn peekable_keeps_an_item_that_arrives_while_peeking() {
     let (inner, probe) = Scripted::new([Poll::Pending, Poll::Ready(Some(9))]);
     let mut s = Box::pin(inner.peekable());
-    let (_, waker) = support::CountingWaker::new();
+    let (_, waker) = rt_test::counting_waker();
     let mut cx = std::task::Context::from_waker(&waker);
     assert!(s.as_mut().poll_peek(&mut cx).is_pending());
     assert_eq!(s.as_mut().poll_peek(&mut cx), Poll::Ready(Some(&9)));
-    assert_eq!(poll_once(&mut s), Poll::Ready(Some(9)));
-    assert_eq!(poll_once(&mut s), Poll::Ready(None));
-    assert_eq!(poll_once(&mut s), Poll::Ready(None));
+    assert_eq!(poll_next_once(&mut s), Poll::Ready(Some(9)));
+    assert_eq!(poll_next_once(&mut s), Poll::Ready(None));
+    assert_eq!(poll_next_once(&mut s), Poll::Ready(None));
     assert_eq!(probe.polls(), 3);
 }
 
@@ -211,7 +207,7 @@ fn peekable_keeps_an_item_that_arrives_while_peeking() {
 fn adapters_work_on_boxed_dyn_streams() {
     let boxed: std::pin::Pin<Box<dyn rt_stream::Stream<Item = u8>>> =
         Box::pin(stream::iter([4, 5]));
-    let got: Vec<u8> = block_on(boxed.map(|n| n + 1).collect());
+    let got: Vec<u8> = run(boxed.map(|n| n + 1).collect());
     assert_eq!(got, [5, 6]);
 }
 
@@ -224,15 +220,15 @@ fn skip_while_and_take_while_pass_pending_through() {
         Poll::Ready(Some(2)),
     ]);
     let mut s = inner.skip_while(|n: &i32| *n < 3);
-    assert_eq!(poll_once(&mut s), Poll::Pending);
-    assert_eq!(poll_once(&mut s), Poll::Ready(Some(5)));
-    assert_eq!(poll_once(&mut s), Poll::Ready(Some(2)));
+    assert_eq!(poll_next_once(&mut s), Poll::Pending);
+    assert_eq!(poll_next_once(&mut s), Poll::Ready(Some(5)));
+    assert_eq!(poll_next_once(&mut s), Poll::Ready(Some(2)));
 
     let (inner, _) = Scripted::new([Poll::Pending, Poll::Ready(Some(1)), Poll::Ready(Some(9))]);
     let mut s = inner.take_while(|n: &i32| *n < 3);
-    assert_eq!(poll_once(&mut s), Poll::Pending);
-    assert_eq!(poll_once(&mut s), Poll::Ready(Some(1)));
-    assert_eq!(poll_once(&mut s), Poll::Ready(None));
+    assert_eq!(poll_next_once(&mut s), Poll::Pending);
+    assert_eq!(poll_next_once(&mut s), Poll::Ready(Some(1)));
+    assert_eq!(poll_next_once(&mut s), Poll::Ready(None));
 }
 
 #[test]
@@ -240,7 +236,7 @@ fn chain_waits_on_the_first_stream_before_moving_on() {
     let (first, _) = Scripted::new([Poll::Pending, Poll::Ready(Some(1))]);
     let (second, second_probe) = Scripted::items([2]);
     let mut s = first.chain(second);
-    assert_eq!(poll_once(&mut s), Poll::Pending);
+    assert_eq!(poll_next_once(&mut s), Poll::Pending);
     assert_eq!(second_probe.polls(), 0);
     assert_eq!(items(s), [1, 2]);
 }
@@ -256,11 +252,11 @@ fn then_keeps_its_future_across_pending_polls() {
             n * 100
         }
     }));
-    assert_eq!(poll_once(&mut s), Poll::Pending);
-    assert_eq!(poll_once(&mut s), Poll::Ready(Some(100)));
+    assert_eq!(poll_next_once(&mut s), Poll::Pending);
+    assert_eq!(poll_next_once(&mut s), Poll::Ready(Some(100)));
     assert_eq!((started.get(), probe.polls()), (1, 1));
-    assert_eq!(poll_once(&mut s), Poll::Pending);
-    assert_eq!(poll_once(&mut s), Poll::Ready(Some(200)));
-    assert_eq!(poll_once(&mut s), Poll::Ready(None));
+    assert_eq!(poll_next_once(&mut s), Poll::Pending);
+    assert_eq!(poll_next_once(&mut s), Poll::Ready(Some(200)));
+    assert_eq!(poll_next_once(&mut s), Poll::Ready(None));
     assert_eq!(started.get(), 2);
 }

@@ -1,12 +1,10 @@
 //! Behaviour of `StreamMap`: the map API, seeded fair polling, removal of
 //! ended streams mid-round, `next_many`, and `StreamNotifyClose`.
 
-mod support;
-
 use std::task::{Context, Poll};
 
 use rt_stream::{self as stream, Stream, StreamExt, StreamMap, StreamNotifyClose};
-use support::{block_on, poll_once, seed_thread_rng, Always, CountingWaker, Probe, Scripted};
+use rt_test::{counting_waker, poll_next_once, run, seed_thread_rng, Always, Probe, Scripted};
 
 #[test]
 fn insert_replaces_and_returns_the_previous_stream() {
@@ -56,7 +54,7 @@ fn from_iter_and_extend_keep_keys_unique() {
     assert_eq!(map.len(), 1);
     map.extend([(1, stream::iter(vec![3])), (2, stream::iter(vec![4]))]);
     assert_eq!(map.len(), 2);
-    let mut got: Vec<(u8, i32)> = block_on(map.collect());
+    let mut got: Vec<(u8, i32)> = run(map.collect());
     got.sort();
     assert_eq!(got, [(1, 3), (2, 4)]);
 }
@@ -67,18 +65,18 @@ fn yields_pairs_and_ends_when_every_stream_has_ended() {
     map.insert(1, stream::iter(vec!['a', 'b']));
     map.insert(2, stream::iter(vec!['c']));
     assert_eq!(map.size_hint(), (3, Some(3)));
-    let mut got: Vec<(i32, char)> = block_on((&mut map).collect());
+    let mut got: Vec<(i32, char)> = run((&mut map).collect());
     got.sort();
     assert_eq!(got, [(1, 'a'), (1, 'b'), (2, 'c')]);
     assert!(map.is_empty());
-    assert_eq!(poll_once(&mut map), Poll::Ready(None));
+    assert_eq!(poll_next_once(&mut map), Poll::Ready(None));
     assert_eq!(map.size_hint(), (0, Some(0)));
 }
 
 #[test]
 fn empty_map_is_ready_with_none() {
     let mut map: StreamMap<u8, stream::Iter<std::vec::IntoIter<u8>>> = StreamMap::default();
-    assert_eq!(poll_once(&mut map), Poll::Ready(None));
+    assert_eq!(poll_next_once(&mut map), Poll::Ready(None));
 }
 
 #[test]
@@ -99,7 +97,7 @@ fn turns(seed: u64, polls: usize) -> Vec<u8> {
         map.insert(key, Always(key));
     }
     (0..polls)
-        .map(|_| match poll_once(&mut map) {
+        .map(|_| match poll_next_once(&mut map) {
             Poll::Ready(Some((key, _))) => key,
             other => panic!("unexpected {other:?}"),
         })
@@ -146,7 +144,7 @@ fn a_pending_round_polls_every_stream_exactly_once_whatever_the_start() {
     for seed in 0..64 {
         seed_thread_rng(seed);
         let (mut map, probes) = half_ending_map();
-        let (wakes, waker) = CountingWaker::new();
+        let (wakes, waker) = counting_waker();
         let mut cx = Context::from_waker(&waker);
         assert!(std::pin::Pin::new(&mut map).poll_next(&mut cx).is_pending());
         let polls: Vec<usize> = probes.iter().map(Probe::polls).collect();
@@ -158,7 +156,7 @@ fn a_pending_round_polls_every_stream_exactly_once_whatever_the_start() {
         for key in [1, 3, 5] {
             assert!(probes[key].wake());
         }
-        assert_eq!(wakes.wakes(), 3);
+        assert_eq!(wakes.count(), 3);
     }
 }
 
@@ -173,14 +171,14 @@ fn a_round_where_every_stream_ends_ends_the_map() {
             map.insert(key, stream);
             probes.push(probe);
         }
-        assert_eq!(poll_once(&mut map), Poll::Ready(None));
+        assert_eq!(poll_next_once(&mut map), Poll::Ready(None));
         assert!(probes.iter().all(|p| p.polls() == 1), "seed {seed}");
     }
 }
 
 #[test]
 fn next_many_fills_the_buffer_up_to_the_limit() {
-    block_on(async {
+    run(async {
         let mut map = StreamMap::new();
         map.insert("a", stream::iter(vec![1, 2, 3]));
         map.insert("b", stream::iter(vec![4, 5, 6]));
@@ -204,12 +202,12 @@ fn poll_next_many_is_pending_only_when_nothing_arrived() {
     let mut map = StreamMap::new();
     map.insert('a', a);
     let mut buffer = Vec::new();
-    let (wakes, waker) = CountingWaker::new();
+    let (wakes, waker) = counting_waker();
     let mut cx = Context::from_waker(&waker);
     assert_eq!(map.poll_next_many(&mut cx, &mut buffer, 3), Poll::Pending);
     assert!(buffer.is_empty());
     assert!(probe_a.wake());
-    assert_eq!(wakes.wakes(), 1);
+    assert_eq!(wakes.count(), 1);
     assert_eq!(map.poll_next_many(&mut cx, &mut buffer, 3), Poll::Ready(1));
     assert_eq!(buffer, [('a', 1)]);
 }
@@ -219,7 +217,7 @@ fn notify_close_reports_which_stream_ended() {
     let mut map = StreamMap::new();
     map.insert("short", StreamNotifyClose::new(stream::iter(vec![1])));
     map.insert("idle", StreamNotifyClose::new(stream::iter(Vec::new())));
-    let mut got: Vec<(&str, Option<i32>)> = block_on(map.collect());
+    let mut got: Vec<(&str, Option<i32>)> = run(map.collect());
     got.sort();
     assert_eq!(got, [("idle", None), ("short", None), ("short", Some(1))]);
 }
@@ -229,12 +227,12 @@ fn notify_close_hint_counts_the_end_notice() {
     let mut s = StreamNotifyClose::new(stream::iter([1, 2]));
     assert_eq!(s.size_hint(), (3, Some(3)));
     assert!(s.get_ref().is_some());
-    assert_eq!(poll_once(&mut s), Poll::Ready(Some(Some(1))));
-    assert_eq!(poll_once(&mut s), Poll::Ready(Some(Some(2))));
-    assert_eq!(poll_once(&mut s), Poll::Ready(Some(None)));
+    assert_eq!(poll_next_once(&mut s), Poll::Ready(Some(Some(1))));
+    assert_eq!(poll_next_once(&mut s), Poll::Ready(Some(Some(2))));
+    assert_eq!(poll_next_once(&mut s), Poll::Ready(Some(None)));
     assert_eq!(s.size_hint(), (0, Some(0)));
     assert!(s.get_mut().is_none());
-    assert_eq!(poll_once(&mut s), Poll::Ready(None));
+    assert_eq!(poll_next_once(&mut s), Poll::Ready(None));
     assert!(s.into_inner().is_none());
 }
 

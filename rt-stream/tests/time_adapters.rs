@@ -8,19 +8,9 @@ use std::future::pending;
 use std::pin::pin;
 use std::time::Duration;
 
-use rt_core::runtime::{Builder, Runtime};
 use rt_stream::wrappers::IntervalStream;
 use rt_stream::{self as stream, stream_fn, Elapsed, Stream, StreamExt};
 use rt_time::{interval, interval_at, sleep_until, Instant};
-
-/// A current-thread runtime whose clock is paused: an idle runtime jumps
-/// straight to its next timer.
-fn paused_rt() -> Runtime {
-    Builder::new_current_thread()
-        .driver_layer(rt_time::driver_layer(true))
-        .build()
-        .unwrap()
-}
 
 fn ms(n: u64) -> Duration {
     Duration::from_millis(n)
@@ -70,7 +60,7 @@ fn erase(item: Result<u32, Elapsed>) -> Result<u32, ()> {
 
 #[test]
 fn timeout_fires_exactly_at_the_deadline_and_restarts_with_each_item() {
-    paused_rt().block_on(async {
+    rt_test::time_runtime(true).block_on(async {
         let start = Instant::now();
         let source = scheduled(start, vec![(30, 1), (60, 2), (200, 3)], true);
         let mut s = pin!(source.timeout(ms(50)).map(erase));
@@ -94,7 +84,7 @@ fn timeout_fires_exactly_at_the_deadline_and_restarts_with_each_item() {
 
 #[test]
 fn timeout_counts_its_first_deadline_from_when_it_was_built() {
-    paused_rt().block_on(async {
+    rt_test::time_runtime(true).block_on(async {
         let start = Instant::now();
         let mut s = pin!(stream::pending::<u32>().timeout(ms(40)).map(erase));
         rt_time::sleep(ms(15)).await;
@@ -105,7 +95,7 @@ fn timeout_counts_its_first_deadline_from_when_it_was_built() {
 
 #[test]
 fn timeout_lets_a_ready_item_win_over_a_passed_deadline() {
-    paused_rt().block_on(async {
+    rt_test::time_runtime(true).block_on(async {
         let mut s = pin!(stream::iter([1, 2]).timeout(ms(10)).map(erase));
         // Both deadlines pass while nobody reads.
         rt_time::sleep(ms(100)).await;
@@ -117,7 +107,7 @@ fn timeout_lets_a_ready_item_win_over_a_passed_deadline() {
 
 #[test]
 fn timeout_size_hint_allows_an_error_around_every_item() {
-    paused_rt().block_on(async {
+    rt_test::time_runtime(true).block_on(async {
         let s = stream::iter([1, 2, 3]).timeout(ms(10));
         assert_eq!(s.size_hint(), (3, Some(7)));
         let s = stream::pending::<u8>().timeout(ms(10));
@@ -127,7 +117,7 @@ fn timeout_size_hint_allows_an_error_around_every_item() {
 
 #[test]
 fn timeout_repeating_errs_every_period_until_an_item_restarts_it() {
-    paused_rt().block_on(async {
+    rt_test::time_runtime(true).block_on(async {
         let start = Instant::now();
         let source = scheduled(start, vec![(120, 7)], true);
         let period = ms(50);
@@ -150,7 +140,7 @@ fn timeout_repeating_errs_every_period_until_an_item_restarts_it() {
 
 #[test]
 fn throttle_spaces_items_by_the_duration() {
-    paused_rt().block_on(async {
+    rt_test::time_runtime(true).block_on(async {
         let start = Instant::now();
         let mut s = pin!(stream::iter(1..=4).throttle(ms(30)));
         assert_eq!(s.size_hint(), (4, Some(4)));
@@ -165,7 +155,7 @@ fn throttle_spaces_items_by_the_duration() {
 
 #[test]
 fn throttle_adds_no_wait_to_an_already_slow_stream() {
-    paused_rt().block_on(async {
+    rt_test::time_runtime(true).block_on(async {
         let start = Instant::now();
         let source = scheduled(start, vec![(0, 1), (100, 2), (110, 3)], false);
         let mut s = pin!(source.throttle(ms(30)));
@@ -180,7 +170,7 @@ fn throttle_adds_no_wait_to_an_already_slow_stream() {
 
 #[test]
 fn throttle_gives_its_stream_back() {
-    paused_rt().block_on(async {
+    rt_test::time_runtime(true).block_on(async {
         let mut s = stream::iter(1..=3).throttle(ms(30));
         assert_eq!(s.get_ref().size_hint(), (3, Some(3)));
         assert_eq!(s.get_mut().next().await, Some(1));
@@ -190,8 +180,34 @@ fn throttle_gives_its_stream_back() {
 }
 
 #[test]
+fn throttle_with_a_zero_duration_never_waits() {
+    rt_test::time_runtime(true).block_on(async {
+        let start = Instant::now();
+        let mut s = pin!(stream::iter(1..=3).throttle(Duration::ZERO));
+        assert_eq!(timed(start, &mut s, 3).await, [(0, 1), (0, 2), (0, 3)]);
+        assert_eq!(s.next().await, None);
+    });
+}
+
+#[test]
+fn throttle_and_chunks_timeout_build_outside_a_runtime() {
+    // Their sleep is created at its first arming, inside the runtime.
+    let throttle = stream::iter(1..=2).throttle(ms(20));
+    let chunks = stream::iter(1..=3).chunks_timeout(2, ms(20));
+    rt_test::time_runtime(true).block_on(async {
+        let start = Instant::now();
+        let mut throttle = pin!(throttle);
+        assert_eq!(timed(start, &mut throttle, 2).await, [(0, 1), (20, 2)]);
+        let mut chunks = pin!(chunks);
+        assert_eq!(chunks.next().await, Some(vec![1, 2]));
+        assert_eq!(chunks.next().await, Some(vec![3]));
+        assert_eq!(chunks.next().await, None);
+    });
+}
+
+#[test]
 fn chunks_timeout_sends_full_chunks_at_once() {
-    paused_rt().block_on(async {
+    rt_test::time_runtime(true).block_on(async {
         let start = Instant::now();
         let mut s = pin!(stream::iter(1..=7).chunks_timeout(3, Duration::from_secs(1)));
         assert_eq!(s.size_hint(), (3, Some(7)));
@@ -207,7 +223,7 @@ fn chunks_timeout_sends_full_chunks_at_once() {
 
 #[test]
 fn chunks_timeout_sends_a_partial_chunk_at_its_deadline() {
-    paused_rt().block_on(async {
+    rt_test::time_runtime(true).block_on(async {
         let start = Instant::now();
         let plan = vec![(0, 1), (10, 2), (20, 3), (100, 4), (130, 5)];
         let mut s = pin!(scheduled(start, plan, true).chunks_timeout(5, ms(50)));
@@ -223,7 +239,7 @@ fn chunks_timeout_sends_a_partial_chunk_at_its_deadline() {
 
 #[test]
 fn chunks_timeout_flushes_its_partial_chunk_when_the_stream_ends() {
-    paused_rt().block_on(async {
+    rt_test::time_runtime(true).block_on(async {
         let start = Instant::now();
         let plan = vec![(0, 1), (10, 2)];
         let mut s = pin!(scheduled(start, plan, false).chunks_timeout(5, ms(50)));
@@ -241,7 +257,7 @@ fn chunks_timeout_refuses_a_zero_max_size() {
 
 #[test]
 fn every_adapter_keeps_answering_none_after_its_stream_ended() {
-    paused_rt().block_on(async {
+    rt_test::time_runtime(true).block_on(async {
         let mut timeout = pin!(stream::iter([1]).timeout(ms(5)));
         let mut repeating = pin!(stream::iter([1]).timeout_repeating(interval(ms(5))));
         let mut throttle = pin!(stream::iter([1]).throttle(ms(5)));
@@ -263,7 +279,7 @@ fn every_adapter_keeps_answering_none_after_its_stream_ended() {
 
 #[test]
 fn interval_stream_yields_each_tick_at_its_instant() {
-    paused_rt().block_on(async {
+    rt_test::time_runtime(true).block_on(async {
         let start = Instant::now();
         let mut ticks = IntervalStream::new(interval(ms(10)));
         assert_eq!(ticks.size_hint(), (usize::MAX, None));
@@ -283,7 +299,7 @@ fn interval_stream_yields_each_tick_at_its_instant() {
 #[test]
 fn the_adapters_are_send_and_sync_when_their_stream_is() {
     fn assert_send_sync<T: Send + Sync>(_: &T) {}
-    paused_rt().block_on(async {
+    rt_test::time_runtime(true).block_on(async {
         assert_send_sync(&stream::iter([1]).timeout(ms(1)));
         assert_send_sync(&stream::iter([1]).timeout_repeating(interval(ms(1))));
         assert_send_sync(&stream::iter([1]).throttle(ms(1)));
@@ -294,7 +310,7 @@ fn the_adapters_are_send_and_sync_when_their_stream_is() {
 
 #[test]
 fn durations_past_the_end_of_time_do_not_overflow() {
-    paused_rt().block_on(async {
+    rt_test::time_runtime(true).block_on(async {
         let mut timeout = pin!(stream::iter([1]).timeout(Duration::MAX));
         assert!(matches!(timeout.next().await, Some(Ok(1))));
         assert!(timeout.next().await.is_none());

@@ -6,21 +6,14 @@
 use std::collections::HashSet;
 use std::net::SocketAddr;
 
-use rt_core::runtime::{Builder, Runtime};
+use rt_core::runtime::Builder;
 use rt_io::net::{TcpListener, TcpStream};
 use rt_stream::wrappers::TcpListenerStream;
 use rt_stream::{Stream, StreamExt};
 
-fn io_rt() -> Runtime {
-    Builder::new_current_thread()
-        .base_driver(rt_io::reactor::base_driver())
-        .build()
-        .unwrap()
-}
-
 #[test]
 fn tcp_listener_stream_accepts_three_loopback_clients() {
-    io_rt().block_on(async {
+    rt_test::io_runtime().block_on(async {
         let listener = TcpListener::bind("127.0.0.1:0").await.unwrap();
         let addr = listener.local_addr().unwrap();
         let mut incoming = TcpListenerStream::new(listener);
@@ -82,7 +75,7 @@ fn unix_listener_stream_accepts_clients() {
         std::process::id()
     ));
     let _ = std::fs::remove_file(&path);
-    io_rt().block_on(async {
+    rt_test::io_runtime().block_on(async {
         let listener = UnixListener::bind(&path).unwrap();
         let mut incoming = UnixListenerStream::new(listener);
         let first = UnixStream::connect(&path).await.unwrap();

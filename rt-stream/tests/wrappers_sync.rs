@@ -4,8 +4,6 @@
 
 #![cfg(feature = "sync")]
 
-mod support;
-
 use std::task::Poll;
 
 use rt_stream::wrappers::errors;
@@ -14,7 +12,7 @@ use rt_stream::wrappers::{
 };
 use rt_stream::{Stream, StreamExt};
 use rt_sync::{broadcast, mpsc, watch};
-use support::{block_on, poll_once};
+use rt_test::{poll_next_once, run};
 
 fn assert_send_sync_unpin<T: Send + Sync + Unpin>() {}
 
@@ -30,7 +28,7 @@ fn every_wrapper_is_send_sync_and_unpin() {
 
 #[test]
 fn receiver_stream_yields_in_send_order_and_ends_when_senders_are_gone() {
-    block_on(async {
+    run(async {
         let (tx, rx) = mpsc::channel(8);
         for n in 0..5u32 {
             tx.send(n).await.unwrap();
@@ -50,10 +48,10 @@ fn receiver_stream_yields_in_send_order_and_ends_when_senders_are_gone() {
 
 #[test]
 fn receiver_stream_waits_for_a_message_sent_later() {
-    block_on(async {
+    run(async {
         let (tx, rx) = mpsc::channel(1);
         let mut stream = ReceiverStream::from(rx);
-        assert_eq!(poll_once(&mut stream), Poll::Pending);
+        assert_eq!(poll_next_once(&mut stream), Poll::Pending);
         let sender = rt_core::task::spawn(async move {
             tx.send("late").await.unwrap();
         });
@@ -65,7 +63,7 @@ fn receiver_stream_waits_for_a_message_sent_later() {
 
 #[test]
 fn receiver_stream_close_ends_after_messages_and_reserved_permits() {
-    block_on(async {
+    run(async {
         let (tx, rx) = mpsc::channel(4);
         let mut stream = ReceiverStream::new(rx);
         tx.send(1u8).await.unwrap();
@@ -85,7 +83,7 @@ fn receiver_stream_close_ends_after_messages_and_reserved_permits() {
 
 #[test]
 fn receiver_stream_gives_its_receiver_back() {
-    block_on(async {
+    run(async {
         let (tx, rx) = mpsc::channel(4);
         let mut stream = ReceiverStream::new(rx);
         tx.send(1u8).await.unwrap();
@@ -100,7 +98,7 @@ fn receiver_stream_gives_its_receiver_back() {
 
 #[test]
 fn unbounded_stream_yields_in_send_order_and_ends_when_senders_are_gone() {
-    block_on(async {
+    run(async {
         let (tx, rx) = mpsc::unbounded_channel();
         let tx2 = tx.clone();
         tx.send("a").unwrap();
@@ -120,10 +118,10 @@ fn unbounded_stream_yields_in_send_order_and_ends_when_senders_are_gone() {
 
 #[test]
 fn unbounded_stream_waits_for_a_message_sent_later() {
-    block_on(async {
+    run(async {
         let (tx, rx) = mpsc::unbounded_channel();
         let mut stream = UnboundedReceiverStream::from(rx);
-        assert_eq!(poll_once(&mut stream), Poll::Pending);
+        assert_eq!(poll_next_once(&mut stream), Poll::Pending);
         let sender = rt_core::task::spawn(async move {
             tx.send(42u64).unwrap();
         });
@@ -135,7 +133,7 @@ fn unbounded_stream_waits_for_a_message_sent_later() {
 
 #[test]
 fn unbounded_stream_close_keeps_what_was_sent() {
-    block_on(async {
+    run(async {
         let (tx, rx) = mpsc::unbounded_channel();
         let mut stream = UnboundedReceiverStream::new(rx);
         tx.send(1u8).unwrap();
@@ -155,7 +153,7 @@ fn unbounded_stream_close_keeps_what_was_sent() {
 
 #[test]
 fn broadcast_stream_yields_in_send_order_and_ends_on_close() {
-    block_on(async {
+    run(async {
         let (tx, rx) = broadcast::channel(8);
         let mut stream = BroadcastStream::new(rx);
         for n in 0..4u32 {
@@ -172,7 +170,7 @@ fn broadcast_stream_yields_in_send_order_and_ends_on_close() {
 
 #[test]
 fn broadcast_stream_reports_a_lag_as_an_item_and_goes_on() {
-    block_on(async {
+    run(async {
         let (tx, rx) = broadcast::channel(2);
         let mut stream = BroadcastStream::from(rx);
         for n in 1..=5u32 {
@@ -213,10 +211,10 @@ fn broadcast_lag_error_reads_like_tokio_streams() {
 
 #[test]
 fn broadcast_stream_waits_for_a_value_sent_later() {
-    block_on(async {
+    run(async {
         let (tx, rx) = broadcast::channel(4);
         let mut stream = BroadcastStream::new(rx);
-        assert_eq!(poll_once(&mut stream), Poll::Pending);
+        assert_eq!(poll_next_once(&mut stream), Poll::Pending);
         assert_eq!(stream.size_hint(), (0, None));
         let sender = rt_core::task::spawn(async move {
             tx.send("late").unwrap();
@@ -224,7 +222,7 @@ fn broadcast_stream_waits_for_a_value_sent_later() {
         });
         assert_eq!(stream.next().await, Some(Ok("late")));
         let tx = sender.await.unwrap();
-        assert_eq!(poll_once(&mut stream), Poll::Pending);
+        assert_eq!(poll_next_once(&mut stream), Poll::Pending);
         let closer = rt_core::task::spawn(async move { drop(tx) });
         assert_eq!(stream.next().await, None);
         closer.await.unwrap();
@@ -233,7 +231,7 @@ fn broadcast_stream_waits_for_a_value_sent_later() {
 
 #[test]
 fn every_broadcast_stream_sees_every_value() {
-    block_on(async {
+    run(async {
         let (tx, rx) = broadcast::channel(4);
         let first = BroadcastStream::new(rx);
         let second = BroadcastStream::new(tx.subscribe());
@@ -249,7 +247,7 @@ fn every_broadcast_stream_sees_every_value() {
 
 #[test]
 fn broadcast_stream_of_a_closed_channel_ends_at_once() {
-    block_on(async {
+    run(async {
         let (tx, rx) = broadcast::channel::<u8>(1);
         drop(tx);
         let mut stream = BroadcastStream::new(rx);
@@ -261,12 +259,12 @@ fn broadcast_stream_of_a_closed_channel_ends_at_once() {
 
 #[test]
 fn watch_stream_yields_the_current_value_then_each_change() {
-    block_on(async {
+    run(async {
         let (tx, rx) = watch::channel(0u32);
         let mut stream = WatchStream::new(rx);
         assert_eq!(stream.next().await, Some(0));
         // Nothing new: the stream waits.
-        assert_eq!(poll_once(&mut stream), Poll::Pending);
+        assert_eq!(poll_next_once(&mut stream), Poll::Pending);
         tx.send(1).unwrap();
         assert_eq!(stream.next().await, Some(1));
         tx.send(2).unwrap();
@@ -280,7 +278,7 @@ fn watch_stream_yields_the_current_value_then_each_change() {
 
 #[test]
 fn watch_stream_skips_values_written_while_it_was_not_read() {
-    block_on(async {
+    run(async {
         let (tx, rx) = watch::channel(0u32);
         let mut stream = WatchStream::new(rx);
         for n in 1..=5 {
@@ -289,7 +287,7 @@ fn watch_stream_skips_values_written_while_it_was_not_read() {
         // The first poll sees only the latest value, and it is not
         // reported a second time as a change.
         assert_eq!(stream.next().await, Some(5));
-        assert_eq!(poll_once(&mut stream), Poll::Pending);
+        assert_eq!(poll_next_once(&mut stream), Poll::Pending);
         for n in 6..=9 {
             tx.send(n).unwrap();
         }
@@ -301,10 +299,10 @@ fn watch_stream_skips_values_written_while_it_was_not_read() {
 
 #[test]
 fn watch_stream_from_changes_waits_for_a_new_value() {
-    block_on(async {
+    run(async {
         let (tx, rx) = watch::channel("start");
         let mut stream = WatchStream::from_changes(rx);
-        assert_eq!(poll_once(&mut stream), Poll::Pending);
+        assert_eq!(poll_next_once(&mut stream), Poll::Pending);
         let writer = rt_core::task::spawn(async move {
             tx.send("first").unwrap();
             tx.send("second").unwrap();
@@ -312,7 +310,7 @@ fn watch_stream_from_changes_waits_for_a_new_value() {
         });
         assert_eq!(stream.next().await, Some("second"));
         let tx = writer.await.unwrap();
-        assert_eq!(poll_once(&mut stream), Poll::Pending);
+        assert_eq!(poll_next_once(&mut stream), Poll::Pending);
         let closer = rt_core::task::spawn(async move { drop(tx) });
         assert_eq!(stream.next().await, None);
         closer.await.unwrap();
@@ -321,18 +319,18 @@ fn watch_stream_from_changes_waits_for_a_new_value() {
 
 #[test]
 fn watch_stream_from_changes_yields_a_value_not_seen_yet() {
-    block_on(async {
+    run(async {
         let (tx, rx) = watch::channel(1u8);
         tx.send(2).unwrap();
         let mut stream = WatchStream::from_changes(rx);
         assert_eq!(stream.next().await, Some(2));
-        assert_eq!(poll_once(&mut stream), Poll::Pending);
+        assert_eq!(poll_next_once(&mut stream), Poll::Pending);
     });
 }
 
 #[test]
 fn watch_stream_new_still_yields_the_value_left_by_a_gone_sender() {
-    block_on(async {
+    run(async {
         let (tx, rx) = watch::channel(7u8);
         drop(tx);
         let got: Vec<u8> = WatchStream::new(rx).collect().await;
@@ -346,10 +344,10 @@ fn watch_stream_new_still_yields_the_value_left_by_a_gone_sender() {
 
 #[test]
 fn broadcast_stream_reports_a_lag_that_happened_while_it_waited() {
-    block_on(async {
+    run(async {
         let (tx, rx) = broadcast::channel(2);
         let mut stream = BroadcastStream::new(rx);
-        assert_eq!(poll_once(&mut stream), Poll::Pending);
+        assert_eq!(poll_next_once(&mut stream), Poll::Pending);
         let sender = rt_core::task::spawn(async move {
             for n in 1..=5u32 {
                 tx.send(n).unwrap();

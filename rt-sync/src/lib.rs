@@ -24,7 +24,6 @@ mod mutex;
 mod notify;
 mod once_cell;
 pub mod oneshot;
-mod park;
 mod rwlock;
 mod semaphore;
 mod send_error;
@@ -51,5 +50,5 @@ pub mod futures {
 /// Support for this crate's documentation examples; not part of the API.
 #[doc(hidden)]
 pub mod __doc {
-    pub use crate::park::block_on;
+    pub use rt_core::util::block_on;
 }

@@ -1,14 +1,12 @@
 //! Behaviour of the broadcast channel as a user sees it.
 
-mod support;
-
 use rt_sync::broadcast::{
     self,
     error::{RecvError, TryRecvError},
 };
+use rt_test::{block_on, counting_waker, poll_once, poll_with};
 use std::pin::pin;
 use std::sync::Arc;
-use support::{block_on, counting_waker, poll_once, poll_with};
 
 #[test]
 fn every_receiver_sees_every_value() {
@@ -148,12 +146,7 @@ fn sender_closed_and_clone() {
     let tx2 = tx.clone();
     assert!(tx.same_channel(&tx2));
     assert_eq!(tx.strong_count(), 2);
-    let (count, waker) = counting_waker();
-    let mut closed = pin!(tx.closed());
-    assert!(poll_with(closed.as_mut(), &waker).is_pending());
-    drop(rx);
-    assert_eq!(count.count(), 1);
-    assert!(poll_once(closed.as_mut()).is_ready());
+    rt_test::assert_wakes(pin!(tx.closed()), || drop(rx));
 }
 
 #[test]

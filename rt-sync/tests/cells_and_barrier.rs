@@ -1,11 +1,9 @@
 //! Behaviour of `Barrier`, `OnceCell` and `SetOnce` as a user sees them.
 
-mod support;
-
 use rt_sync::{Barrier, OnceCell, SetError, SetOnce, SetOnceError};
+use rt_test::{block_on, counting_waker, poll_once, poll_with};
 use std::pin::pin;
 use std::sync::Arc;
-use support::{block_on, counting_waker, poll_once, poll_with};
 
 #[test]
 fn barrier_releases_a_generation_with_one_leader() {
@@ -133,12 +131,8 @@ fn once_cell_in_a_static() {
 #[test]
 fn set_once_wakes_waiters() {
     let cell = SetOnce::new();
-    let (count, waker) = counting_waker();
-    let mut wait = pin!(cell.wait());
-    assert!(poll_with(wait.as_mut(), &waker).is_pending());
-    cell.set(String::from("v")).unwrap();
-    assert_eq!(count.count(), 1);
-    assert!(poll_once(wait.as_mut()).is_ready());
+    let value = rt_test::assert_wakes(pin!(cell.wait()), || cell.set(String::from("v")).unwrap());
+    assert_eq!(value, "v");
 }
 
 #[test]

@@ -2,8 +2,6 @@
 //! lag is reported rather than lost.
 #![cfg(loom)]
 
-mod support;
-
 use loom::future::block_on;
 use loom::thread;
 use rt_sync::broadcast::{

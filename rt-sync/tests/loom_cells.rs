@@ -1,8 +1,6 @@
 //! Loom models of `OnceCell`, `SetOnce` and `Barrier`.
 #![cfg(loom)]
 
-mod support;
-
 use loom::future::block_on;
 use loom::sync::Arc;
 use loom::thread;

@@ -2,8 +2,6 @@
 //! of `Mutex`, and `RwLock` writers against readers and downgrade.
 #![cfg(loom)]
 
-mod support;
-
 use loom::future::block_on;
 use loom::sync::Arc;
 use loom::thread;

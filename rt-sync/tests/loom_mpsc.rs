@@ -2,13 +2,11 @@
 //! outstanding permits, receiver drop, weak senders and block reuse.
 #![cfg(loom)]
 
-mod support;
-
 use loom::future::block_on;
 use loom::thread;
 use rt_sync::mpsc;
+use rt_test::poll_once;
 use std::pin::pin;
-use support::poll_once;
 
 #[test]
 fn bounded_send_recv_in_order() {

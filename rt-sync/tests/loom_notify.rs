@@ -2,14 +2,12 @@
 //! notification on when a notified future is dropped.
 #![cfg(loom)]
 
-mod support;
-
 use loom::future::block_on;
 use loom::sync::Arc;
 use loom::thread;
 use rt_sync::Notify;
+use rt_test::poll_once;
 use std::pin::pin;
-use support::poll_once;
 
 #[test]
 fn notify_one_is_never_lost() {

@@ -1,13 +1,11 @@
 //! Loom models of the oneshot state machine.
 #![cfg(loom)]
 
-mod support;
-
 use loom::future::block_on;
 use loom::thread;
 use rt_sync::oneshot;
+use rt_test::poll_once;
 use std::pin::pin;
-use support::poll_once;
 
 #[test]
 fn send_then_receive() {

@@ -2,14 +2,12 @@
 //! partially assigned permits, and close.
 #![cfg(loom)]
 
-mod support;
-
 use loom::future::block_on;
 use loom::sync::Arc;
 use loom::thread;
 use rt_sync::Semaphore;
+use rt_test::poll_once;
 use std::pin::pin;
-use support::poll_once;
 
 #[test]
 fn acquire_and_release_from_two_threads() {

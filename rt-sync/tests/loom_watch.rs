@@ -1,8 +1,6 @@
 //! Loom models of the watch channel: a change or a close is never missed.
 #![cfg(loom)]
 
-mod support;
-
 use loom::future::block_on;
 use loom::thread;
 use rt_sync::watch;

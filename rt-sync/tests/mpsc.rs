@@ -1,14 +1,12 @@
 //! Behaviour of the mpsc channels as a user sees them.
 
-mod support;
-
 use rt_sync::mpsc::{
     self,
     error::{SendError, TryRecvError, TrySendError},
 };
+use rt_test::{block_on, counting_waker, poll_once, poll_with};
 use std::pin::pin;
 use std::task::Poll;
-use support::{block_on, counting_waker, poll_once, poll_with};
 
 #[test]
 #[should_panic(expected = "mpsc bounded channel requires buffer > 0")]
@@ -194,12 +192,7 @@ fn weak_senders_do_not_keep_the_channel_open() {
 #[test]
 fn sender_closed_future() {
     let (tx, rx) = mpsc::channel::<u8>(1);
-    let (count, waker) = counting_waker();
-    let mut closed = pin!(tx.closed());
-    assert!(poll_with(closed.as_mut(), &waker).is_pending());
-    drop(rx);
-    assert_eq!(count.count(), 1);
-    assert!(poll_once(closed.as_mut()).is_ready());
+    rt_test::assert_wakes(pin!(tx.closed()), || drop(rx));
 }
 
 #[test]
@@ -273,7 +266,7 @@ fn recv_takes_part_in_the_coop_budget() {
     for i in 0..10 {
         tx.send(i).unwrap();
     }
-    let waker = support::noop_waker();
+    let waker = rt_test::noop_waker();
     let mut cx = std::task::Context::from_waker(&waker);
     rt_core::task::coop::with_budget(3, || {
         for i in 0..3 {

@@ -1,10 +1,8 @@
 //! No message is lost or reordered when eight producers on eight threads
 //! feed one consumer through a small bounded channel.
 
-mod support;
-
 use rt_sync::mpsc;
-use support::block_on;
+use rt_test::block_on;
 
 const PRODUCERS: usize = 8;
 const PER_PRODUCER: usize = 2_000;

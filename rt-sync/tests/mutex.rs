@@ -1,12 +1,10 @@
 //! Behaviour of `Mutex` as a user sees it.
 
-mod support;
-
 use rt_sync::{Mutex, MutexGuard, OwnedMutexGuard};
+use rt_test::{block_on, poll_once};
 use std::pin::pin;
 use std::sync::Arc;
 use std::task::Poll;
-use support::{block_on, counting_waker, poll_once, poll_with};
 
 #[test]
 fn lock_and_try_lock() {
@@ -25,12 +23,7 @@ fn lock_and_try_lock() {
 fn unlock_wakes_the_next_waiter() {
     let mutex = Mutex::new(());
     let guard = mutex.try_lock().unwrap();
-    let (count, waker) = counting_waker();
-    let mut waiting = pin!(mutex.lock());
-    assert!(poll_with(waiting.as_mut(), &waker).is_pending());
-    drop(guard);
-    assert_eq!(count.count(), 1);
-    assert!(poll_once(waiting.as_mut()).is_ready());
+    let _next = rt_test::assert_wakes(pin!(mutex.lock()), || drop(guard));
 }
 
 #[test]

@@ -1,11 +1,9 @@
 //! Behaviour of `Notify` as a user sees it.
 
-mod support;
-
 use rt_sync::Notify;
+use rt_test::{block_on, counting_waker, poll_once, poll_with};
 use std::pin::pin;
 use std::sync::Arc;
-use support::{block_on, counting_waker, poll_once, poll_with};
 
 #[test]
 fn notify_one_stores_a_single_permit() {

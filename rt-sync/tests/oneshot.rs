@@ -1,10 +1,8 @@
 //! Behaviour of the oneshot channel as a user sees it.
 
-mod support;
-
 use rt_sync::oneshot::{self, error::TryRecvError};
+use rt_test::{block_on, counting_waker, poll_once, poll_with};
 use std::pin::pin;
-use support::{block_on, counting_waker, poll_once, poll_with};
 
 #[test]
 fn send_and_receive() {

@@ -1,13 +1,11 @@
 //! Behaviour of `RwLock` as a user sees it.
 
-mod support;
-
 use rt_sync::{
     OwnedRwLockReadGuard, OwnedRwLockWriteGuard, RwLock, RwLockReadGuard, RwLockWriteGuard,
 };
+use rt_test::{block_on, counting_waker, poll_once, poll_with};
 use std::pin::pin;
 use std::sync::Arc;
-use support::{block_on, counting_waker, poll_once, poll_with};
 
 #[test]
 fn readers_share_writers_exclude() {

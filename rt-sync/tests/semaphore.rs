@@ -1,11 +1,9 @@
 //! Behaviour of `Semaphore` as a user sees it.
 
-mod support;
-
 use rt_sync::{AcquireError, Semaphore, TryAcquireError};
+use rt_test::{block_on, counting_waker, poll_once, poll_with};
 use std::pin::pin;
 use std::sync::Arc;
-use support::{block_on, counting_waker, poll_once, poll_with};
 
 #[test]
 fn try_acquire_counts_permits() {

@@ -1,10 +1,8 @@
 //! Behaviour of the watch channel as a user sees it.
 
-mod support;
-
 use rt_sync::watch;
+use rt_test::{block_on, counting_waker, poll_once, poll_with};
 use std::pin::pin;
-use support::{block_on, counting_waker, poll_once, poll_with};
 
 #[test]
 fn receivers_see_the_latest_value() {
@@ -131,12 +129,7 @@ fn subscribe_clone_and_counts() {
 #[test]
 fn sender_closed_future() {
     let (tx, rx) = watch::channel(());
-    let (count, waker) = counting_waker();
-    let mut closed = pin!(tx.closed());
-    assert!(poll_with(closed.as_mut(), &waker).is_pending());
-    drop(rx);
-    assert_eq!(count.count(), 1);
-    assert!(poll_once(closed.as_mut()).is_ready());
+    rt_test::assert_wakes(pin!(tx.closed()), || drop(rx));
 }
 
 #[test]

@@ -2,8 +2,6 @@
 //! reset and drop sleeps against one runtime's time driver while the
 //! runtime thread keeps firing timers.
 
-mod support;
-
 use rt_time::{sleep, Duration, Instant, Sleep};
 use std::future::Future;
 use std::sync::atomic::{AtomicUsize, Ordering};
@@ -31,7 +29,7 @@ fn sleep_and_timeout_are_send_and_sync() {
 fn eight_threads_create_reset_and_drop_sleeps_while_timers_fire() {
     const THREADS: usize = 8;
     const ROUNDS: usize = 200;
-    let rt = support::rt();
+    let rt = rt_test::time_runtime(false);
     let barrier = Arc::new(Barrier::new(THREADS));
     let workers: Vec<_> = (0..THREADS)
         .map(|t| {

@@ -3,8 +3,6 @@
 
 #![cfg(feature = "test-util")]
 
-mod support;
-
 use rt_time::{advance, interval, interval_at, Duration, Instant, MissedTickBehavior};
 
 const PERIOD: Duration = Duration::from_millis(50);
@@ -16,7 +14,7 @@ fn ms(n: u64) -> Duration {
 /// Ticks at 0 and 50 ms, then stalls until 170 ms (missing 100 and 150),
 /// then records (due, observed) offsets from the start for four ticks.
 fn stalled_run(behavior: MissedTickBehavior) -> Vec<(u64, u64)> {
-    support::paused_rt().block_on(async {
+    rt_test::time_runtime(true).block_on(async {
         let start = Instant::now();
         let mut interval = interval(PERIOD);
         interval.set_missed_tick_behavior(behavior);
@@ -60,7 +58,7 @@ fn skip_drops_missed_ticks_and_keeps_the_grid() {
 
 #[test]
 fn default_is_burst_and_period_is_kept() {
-    support::paused_rt().block_on(async {
+    rt_test::time_runtime(true).block_on(async {
         let interval = interval(PERIOD);
         assert_eq!(interval.missed_tick_behavior(), MissedTickBehavior::Burst);
         assert_eq!(interval.period(), PERIOD);
@@ -70,7 +68,7 @@ fn default_is_burst_and_period_is_kept() {
 #[test]
 fn a_one_hour_interval_on_a_paused_clock_takes_milliseconds() {
     let real = std::time::Instant::now();
-    support::paused_rt().block_on(async {
+    rt_test::time_runtime(true).block_on(async {
         let hour = Duration::from_secs(3600);
         let mut interval = interval(hour);
         let first = interval.tick().await;
@@ -84,7 +82,7 @@ fn a_one_hour_interval_on_a_paused_clock_takes_milliseconds() {
 
 #[test]
 fn interval_at_starts_at_the_given_instant() {
-    support::paused_rt().block_on(async {
+    rt_test::time_runtime(true).block_on(async {
         let start = Instant::now() + ms(30);
         let mut interval = interval_at(start, PERIOD);
         assert_eq!(interval.tick().await, start);
@@ -95,7 +93,7 @@ fn interval_at_starts_at_the_given_instant() {
 
 #[test]
 fn reset_variants_move_the_next_tick() {
-    support::paused_rt().block_on(async {
+    rt_test::time_runtime(true).block_on(async {
         let start = Instant::now();
         let mut interval = interval(PERIOD);
         interval.tick().await;
@@ -120,7 +118,7 @@ fn reset_variants_move_the_next_tick() {
 #[test]
 #[should_panic(expected = "`period` must be non-zero.")]
 fn a_zero_period_panics() {
-    support::paused_rt().block_on(async {
+    rt_test::time_runtime(true).block_on(async {
         let _ = interval(Duration::ZERO);
     });
 }

@@ -5,8 +5,6 @@
 
 #![cfg(feature = "test-util")]
 
-mod support;
-
 use rt_time::{sleep_until, Duration, Instant, Sleep};
 use std::collections::VecDeque;
 use std::future::Future;
@@ -42,7 +40,7 @@ impl Wake for SleepWaker {
 
 #[test]
 fn a_million_concurrent_sleeps_complete_in_order() {
-    support::paused_rt().block_on(async {
+    rt_test::time_runtime(true).block_on(async {
         let start = Instant::now();
         let queue = Arc::new(ReadyQueue {
             ready: Mutex::new((VecDeque::new(), None)),

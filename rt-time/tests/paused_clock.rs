@@ -3,8 +3,6 @@
 
 #![cfg(feature = "test-util")]
 
-mod support;
-
 use rt_time::{advance, pause, resume, sleep, Duration, Instant};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
@@ -12,7 +10,7 @@ use std::sync::Arc;
 #[test]
 fn auto_advance_jumps_to_the_next_timer() {
     let real = std::time::Instant::now();
-    support::paused_rt().block_on(async {
+    rt_test::time_runtime(true).block_on(async {
         let start = Instant::now();
         sleep(Duration::from_secs(3600)).await;
         assert_eq!(start.elapsed(), Duration::from_secs(3600));
@@ -24,7 +22,7 @@ fn auto_advance_jumps_to_the_next_timer() {
 
 #[test]
 fn a_paused_clock_stands_still_while_tasks_run() {
-    support::paused_rt().block_on(async {
+    rt_test::time_runtime(true).block_on(async {
         let start = Instant::now();
         for _ in 0..100 {
             rt_core::task::yield_now().await;
@@ -36,7 +34,7 @@ fn a_paused_clock_stands_still_while_tasks_run() {
 
 #[test]
 fn advance_fires_due_timers_and_lets_their_tasks_run() {
-    support::paused_rt().block_on(async {
+    rt_test::time_runtime(true).block_on(async {
         let fired = Arc::new(AtomicBool::new(false));
         let task = {
             let fired = fired.clone();
@@ -56,7 +54,7 @@ fn advance_fires_due_timers_and_lets_their_tasks_run() {
 
 #[test]
 fn pause_and_resume_on_a_running_clock() {
-    support::rt().block_on(async {
+    rt_test::time_runtime(false).block_on(async {
         pause();
         let paused_at = Instant::now();
         std::thread::sleep(std::time::Duration::from_millis(5));
@@ -75,19 +73,19 @@ fn pause_and_resume_on_a_running_clock() {
 #[test]
 #[should_panic(expected = "time is already frozen")]
 fn pausing_twice_panics() {
-    support::paused_rt().block_on(async { pause() });
+    rt_test::time_runtime(true).block_on(async { pause() });
 }
 
 #[test]
 #[should_panic(expected = "time is not frozen")]
 fn resuming_a_running_clock_panics() {
-    support::rt().block_on(async { resume() });
+    rt_test::time_runtime(false).block_on(async { resume() });
 }
 
 #[test]
 #[should_panic(expected = "time is not frozen")]
 fn advancing_a_running_clock_panics() {
-    support::rt().block_on(advance(Duration::from_secs(1)));
+    rt_test::time_runtime(false).block_on(advance(Duration::from_secs(1)));
 }
 
 #[test]

@@ -2,8 +2,6 @@
 
 #![cfg(feature = "test-util")]
 
-mod support;
-
 use rt_time::{sleep, sleep_until, Duration, Instant};
 use std::future::Future;
 use std::pin::pin;
@@ -13,7 +11,7 @@ use std::task::{Context, Poll, Wake, Waker};
 
 #[test]
 fn sleep_waits_at_least_its_duration() {
-    support::rt().block_on(async {
+    rt_test::time_runtime(false).block_on(async {
         let start = Instant::now();
         sleep(Duration::from_millis(20)).await;
         assert!(start.elapsed() >= Duration::from_millis(20));
@@ -22,7 +20,7 @@ fn sleep_waits_at_least_its_duration() {
 
 #[test]
 fn sub_millisecond_deadlines_never_end_early() {
-    support::rt().block_on(async {
+    rt_test::time_runtime(false).block_on(async {
         // Deadlines at every phase inside a millisecond, one after another
         // and then all at once: each sleep ends at or after its deadline.
         for i in 0..40u64 {
@@ -47,7 +45,7 @@ fn sub_millisecond_deadlines_never_end_early() {
 
 #[test]
 fn zero_and_past_deadlines_complete() {
-    support::rt().block_on(async {
+    rt_test::time_runtime(false).block_on(async {
         sleep(Duration::ZERO).await;
         sleep_until(Instant::now() - Duration::from_millis(5)).await;
     });
@@ -55,7 +53,7 @@ fn zero_and_past_deadlines_complete() {
 
 #[test]
 fn sleeps_complete_in_deadline_order() {
-    let rt = support::paused_rt();
+    let rt = rt_test::time_runtime(true);
     let order = Arc::new(Mutex::new(Vec::new()));
     rt.block_on(async {
         let mut handles = Vec::new();
@@ -75,7 +73,7 @@ fn sleeps_complete_in_deadline_order() {
 
 #[test]
 fn reset_moves_the_deadline_both_ways() {
-    support::paused_rt().block_on(async {
+    rt_test::time_runtime(true).block_on(async {
         let start = Instant::now();
         let mut sleep = pin!(sleep(Duration::from_secs(10)));
         assert_eq!(sleep.deadline(), start + Duration::from_secs(10));
@@ -98,7 +96,7 @@ fn reset_moves_the_deadline_both_ways() {
 
 #[test]
 fn dropping_sleeps_in_every_state_is_clean() {
-    support::paused_rt().block_on(async {
+    rt_test::time_runtime(true).block_on(async {
         drop(sleep(Duration::from_secs(1)));
         let mut registered = Box::pin(sleep(Duration::from_secs(1)));
         assert!(futures_poll(registered.as_mut()).is_pending());
@@ -113,7 +111,7 @@ fn dropping_sleeps_in_every_state_is_clean() {
 
 #[test]
 fn far_deadlines_never_fire_and_never_panic() {
-    support::paused_rt().block_on(async {
+    rt_test::time_runtime(true).block_on(async {
         let mut forever = Box::pin(sleep(Duration::MAX));
         let mut years = Box::pin(sleep(Duration::from_secs(86_400 * 365 * 5)));
         assert!(futures_poll(forever.as_mut()).is_pending());
@@ -160,7 +158,7 @@ fn sleep_in_a_runtime_without_timers_panics_with_guidance() {
 
 #[test]
 fn runtime_shutdown_with_pending_sleeps_does_not_hang() {
-    let rt = support::rt();
+    let rt = rt_test::time_runtime(false);
     rt.block_on(async {
         for _ in 0..10 {
             rt_core::spawn(async { sleep(Duration::from_secs(3600)).await });
@@ -187,7 +185,7 @@ impl Wake for Signal {
 
 #[test]
 fn a_timer_registered_from_another_thread_wakes_the_parked_driver() {
-    let rt = support::rt();
+    let rt = rt_test::time_runtime(false);
     let signal = Arc::new(Signal {
         fired: AtomicBool::new(false),
         waiter: Mutex::new(None),
@@ -257,7 +255,7 @@ fn panic_message(err: &Box<dyn std::any::Any + Send>) -> String {
 
 #[test]
 fn a_sleep_polled_after_its_runtime_shut_down_panics_clearly() {
-    let rt = support::rt();
+    let rt = rt_test::time_runtime(false);
     let mut sleep = {
         let _guard = rt.enter();
         Box::pin(sleep(Duration::from_secs(3600)))

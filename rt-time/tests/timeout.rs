@@ -3,8 +3,6 @@
 
 #![cfg(feature = "test-util")]
 
-mod support;
-
 use rt_core::task::coop;
 use rt_time::error::Elapsed;
 use rt_time::{sleep, timeout, timeout_at, Duration, Instant};
@@ -13,7 +11,7 @@ use std::task::Poll;
 
 #[test]
 fn completes_before_the_deadline() {
-    support::rt().block_on(async {
+    rt_test::time_runtime(false).block_on(async {
         let out = timeout(Duration::from_secs(5), async {
             sleep(Duration::from_millis(1)).await;
             3
@@ -25,7 +23,7 @@ fn completes_before_the_deadline() {
 
 #[test]
 fn elapses_with_a_clear_error() {
-    support::paused_rt().block_on(async {
+    rt_test::time_runtime(true).block_on(async {
         let start = Instant::now();
         let err = timeout(Duration::from_millis(30), std::future::pending::<()>())
             .await
@@ -39,7 +37,7 @@ fn elapses_with_a_clear_error() {
 
 #[test]
 fn timeout_at_uses_the_instant() {
-    support::paused_rt().block_on(async {
+    rt_test::time_runtime(true).block_on(async {
         let deadline = Instant::now() + Duration::from_secs(2);
         let result = timeout_at(deadline, sleep(Duration::from_secs(3))).await;
         assert!(matches!(result, Err(Elapsed { .. })));
@@ -49,7 +47,7 @@ fn timeout_at_uses_the_instant() {
 
 #[test]
 fn the_inner_future_is_polled_first() {
-    support::rt().block_on(async {
+    rt_test::time_runtime(false).block_on(async {
         // Deadline already passed, but the value is ready: it wins.
         assert_eq!(timeout(Duration::ZERO, async { 1 }).await, Ok(1));
         let past = Instant::now() - Duration::from_secs(1);
@@ -59,7 +57,7 @@ fn the_inner_future_is_polled_first() {
 
 #[test]
 fn an_overflowing_duration_never_elapses() {
-    support::rt().block_on(async {
+    rt_test::time_runtime(false).block_on(async {
         assert_eq!(timeout(Duration::MAX, async { 4 }).await, Ok(4));
     });
 }
@@ -68,7 +66,7 @@ fn an_overflowing_duration_never_elapses() {
 fn the_deadline_is_seen_when_the_inner_future_spends_the_budget() {
     // A real clock: a task that never idles also never lets a paused clock
     // auto-advance.
-    support::rt().block_on(async {
+    rt_test::time_runtime(false).block_on(async {
         // Spends every unit it is given and never completes.
         let greedy = std::future::poll_fn(|cx| loop {
             match coop::poll_proceed(cx) {
@@ -83,7 +81,7 @@ fn the_deadline_is_seen_when_the_inner_future_spends_the_budget() {
 
 #[test]
 fn timeouts_racing_completion_pick_the_earlier() {
-    let rt = support::paused_rt();
+    let rt = rt_test::time_runtime(true);
     rt.block_on(async {
         let mut handles = Vec::new();
         for work in 1..40u64 {
@@ -107,7 +105,7 @@ fn timeouts_racing_completion_pick_the_earlier() {
 
 #[test]
 fn equal_deadlines_let_the_value_win() {
-    support::paused_rt().block_on(async {
+    rt_test::time_runtime(true).block_on(async {
         let deadline = Instant::now() + Duration::from_millis(25);
         let result = timeout_at(deadline, rt_time::sleep_until(deadline)).await;
         assert_eq!(result, Ok(()));
@@ -116,7 +114,7 @@ fn equal_deadlines_let_the_value_win() {
 
 #[test]
 fn the_deadline_is_fixed_at_creation_not_at_the_first_poll() {
-    support::paused_rt().block_on(async {
+    rt_test::time_runtime(true).block_on(async {
         let start = Instant::now();
         let late_polled = timeout(Duration::from_millis(30), std::future::pending::<()>());
         rt_time::advance(Duration::from_millis(10)).await;
@@ -141,7 +139,7 @@ impl std::future::Future for CountPolls {
 
 #[test]
 fn the_inner_future_is_reachable_before_and_after_polling() {
-    support::rt().block_on(async {
+    rt_test::time_runtime(false).block_on(async {
         let mut t = timeout(Duration::from_secs(60), CountPolls { polls: 0 });
         t.get_mut().polls = 10;
         let mut t = Box::pin(t);

@@ -18,20 +18,25 @@ pub use rt_macros::{join_inner, select_inner, try_join_inner};
 pub use super::watchdog::TestRuntime;
 
 /// The seed of an `#[rt::test]` without `seed = N`: taken from the `RT_SEED`
-/// environment variable when set, otherwise chosen at random; printed when
-/// the test panics, so that a failure can be replayed.
+/// environment variable when set (read by rt-core's one parser), otherwise
+/// chosen at random; printed when the test panics, so that a failure can be
+/// replayed.
 pub struct TestSeed(u64);
 
 impl TestSeed {
     /// Picks the seed for this test run.
+    ///
+    /// # Panics
+    ///
+    /// If `RT_SEED` is set to anything but a decimal `u64`; the message
+    /// names the variable and the value.
+    #[track_caller]
     pub fn choose() -> TestSeed {
-        let from_env = std::env::var("RT_SEED")
-            .ok()
-            .and_then(|s| s.trim().parse().ok());
-        TestSeed(from_env.unwrap_or_else(|| {
-            let mut rng = rt_core::util::rng::FastRand::new();
-            ((rng.fastrand() as u64) << 32) | rng.fastrand() as u64
-        }))
+        use rt_core::util::rng;
+        match rng::seed_from_env() {
+            Ok(seed) => TestSeed(seed.unwrap_or_else(rng::random_seed)),
+            Err(invalid) => panic!("{invalid}"),
+        }
     }
 
     /// The seed to give the runtime builder.

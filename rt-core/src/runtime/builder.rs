@@ -12,7 +12,7 @@ use super::scheduler::{self, current_thread, Common};
 use super::slow_poll::{SlowPoll, SlowPollHook};
 use super::{Callback, Handle, Runtime, UnhandledPanic};
 use crate::task::coop::DEFAULT_BUDGET;
-use crate::util::rng::SeedGenerator;
+use crate::util::rng::{self, SeedGenerator};
 use std::fmt;
 use std::io;
 use std::sync::Arc;
@@ -364,7 +364,7 @@ impl Builder {
         // 3. The scheduler.
         let seed = match self.seed {
             Some(seed) => seed,
-            None => seed_from_env()?.unwrap_or_else(random_seed),
+            None => seed_from_env()?.unwrap_or_else(|| RngSeed::from_u64(rng::random_seed())),
         };
         let poll_histogram = self
             .poll_histogram_enabled
@@ -415,33 +415,12 @@ impl Builder {
     }
 }
 
-/// The name of the environment variable that seeds a runtime built
-/// without [`Builder::rng_seed`].
-const SEED_VAR: &str = "RT_SEED";
-
-/// `RT_SEED`, if set. A value that is not a `u64` is an error rather than
-/// silently ignored: the user asked for a replay.
+/// `RT_SEED`, if set, as the runtime's seed; a malformed value is an
+/// `InvalidInput` error naming the variable and the value.
 fn seed_from_env() -> io::Result<Option<RngSeed>> {
-    match std::env::var(SEED_VAR) {
-        Err(std::env::VarError::NotPresent) => Ok(None),
-        Ok(value) => match value.trim().parse::<u64>() {
-            Ok(seed) => Ok(Some(RngSeed::from_u64(seed))),
-            Err(_) => Err(invalid_seed(&value)),
-        },
-        Err(std::env::VarError::NotUnicode(value)) => Err(invalid_seed(&value.to_string_lossy())),
-    }
-}
-
-fn invalid_seed(value: &str) -> io::Error {
-    io::Error::new(
-        io::ErrorKind::InvalidInput,
-        format!("{SEED_VAR} must be an unsigned 64-bit integer, got {value:?}"),
-    )
-}
-
-fn random_seed() -> RngSeed {
-    let mut rng = crate::util::rng::FastRand::new();
-    RngSeed::from_u64(((rng.fastrand() as u64) << 32) | rng.fastrand() as u64)
+    rng::seed_from_env()
+        .map(|seed| seed.map(RngSeed::from_u64))
+        .map_err(|err| io::Error::new(io::ErrorKind::InvalidInput, err))
 }
 
 impl fmt::Debug for Builder {

@@ -15,8 +15,7 @@ pub(crate) use current::exit_runtime;
 #[cfg(feature = "rt")]
 pub(crate) use current::{
     enter_runtime, runtime_entered, set_current, set_scheduler, try_set_current, with_current,
-    with_scheduler,
-    EnterRuntime, SetCurrentGuard,
+    with_scheduler, EnterRuntime, SetCurrentGuard,
 };
 
 use std::fmt;

@@ -91,7 +91,7 @@ impl Handle {
             scheduler::Handle::CurrentThread(h) => current_thread::Handle::block_on(h, future),
             #[cfg(feature = "rt-multi-thread")]
             scheduler::Handle::MultiThread(h) => {
-                super::park::block_on_thread(future, h.common.config.budget)
+                crate::util::block_on_with_budget(future, h.common.config.budget)
             }
         }
     }

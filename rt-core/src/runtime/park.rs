@@ -147,35 +147,3 @@ impl Unpark for UnparkThread {
         self.inner.unpark();
     }
 }
-
-/// Wakes a thread blocked in [`block_on_thread`].
-#[cfg(feature = "rt-multi-thread")]
-struct ThreadWaker(UnparkThread);
-
-#[cfg(feature = "rt-multi-thread")]
-impl std::task::Wake for ThreadWaker {
-    fn wake(self: std::sync::Arc<Self>) {
-        self.0.inner.unpark();
-    }
-
-    fn wake_by_ref(self: &std::sync::Arc<Self>) {
-        self.0.inner.unpark();
-    }
-}
-
-/// Polls `future` on this thread, sleeping between wake-ups: how
-/// `block_on` waits when the runtime's tasks run on other threads.
-#[cfg(feature = "rt-multi-thread")]
-pub(crate) fn block_on_thread<F: std::future::Future>(future: F, budget: Option<u32>) -> F::Output {
-    let park = ParkThread::new();
-    let waker = std::task::Waker::from(std::sync::Arc::new(ThreadWaker(park.unpark_handle())));
-    let mut cx = std::task::Context::from_waker(&waker);
-    let mut future = std::pin::pin!(future);
-    loop {
-        let polled = crate::task::coop::with_budget_value(budget, || future.as_mut().poll(&mut cx));
-        if let std::task::Poll::Ready(out) = polled {
-            return out;
-        }
-        park.park_timeout(None);
-    }
-}

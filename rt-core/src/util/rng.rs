@@ -8,6 +8,7 @@
 
 use std::cell::Cell;
 use std::collections::hash_map::RandomState;
+use std::fmt;
 use std::hash::{BuildHasher, Hasher};
 
 /// A small xorshift generator (Marsaglia's xorshift+ on two 32-bit words).
@@ -119,9 +120,68 @@ pub fn replace_thread_rng(rng: Option<FastRand>) -> Option<FastRand> {
     THREAD_RNG.with(|cell| cell.replace(rng))
 }
 
+/// The environment variable that names the seed of a run to replay.
+pub const SEED_VAR: &str = "RT_SEED";
+
+/// A value of [`SEED_VAR`] that is not a decimal `u64`.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct InvalidSeed {
+    value: String,
+}
+
+impl fmt::Display for InvalidSeed {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(
+            f,
+            "{SEED_VAR} must be an unsigned 64-bit integer, got {:?}",
+            self.value
+        )
+    }
+}
+
+impl std::error::Error for InvalidSeed {}
+
+/// The seed named by `RT_SEED`: `None` when the variable is unset, an error
+/// when it holds anything but a decimal `u64` (surrounding blanks allowed).
+///
+/// The one reader of the variable, shared by the runtime builder and the
+/// test macros. A malformed value is an error rather than a silently random
+/// seed: whoever set it asked for a replay.
+pub fn seed_from_env() -> Result<Option<u64>, InvalidSeed> {
+    match std::env::var_os(SEED_VAR) {
+        None => Ok(None),
+        Some(raw) => parse_seed(&raw.to_string_lossy()).map(Some),
+    }
+}
+
+fn parse_seed(value: &str) -> Result<u64, InvalidSeed> {
+    value.trim().parse().map_err(|_| InvalidSeed {
+        value: value.to_string(),
+    })
+}
+
+/// A fresh random seed, for a run that was given none.
+pub fn random_seed() -> u64 {
+    let mut rng = FastRand::new();
+    ((rng.fastrand() as u64) << 32) | rng.fastrand() as u64
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn seed_values() {
+        assert_eq!(parse_seed(" 1234\n"), Ok(1234));
+        assert_eq!(parse_seed(&u64::MAX.to_string()), Ok(u64::MAX));
+        let err = parse_seed("12ab").unwrap_err();
+        assert_eq!(
+            err.to_string(),
+            "RT_SEED must be an unsigned 64-bit integer, got \"12ab\""
+        );
+        assert!(parse_seed("-1").is_err());
+        assert!(parse_seed("").is_err());
+    }
 
     #[test]
     fn same_seed_same_sequence() {

@@ -6,28 +6,22 @@
 //! socket options; readiness, reads, writes and shutdown are the same code
 //! over a different mio source, so that code lives here once.
 
-use crate::reactor::{Direction, Interest, PollEvented, Ready};
+use crate::net::socket_io::{SocketIo, SocketSource};
+use crate::reactor::Interest;
 use std::future::poll_fn;
 use std::io::{self, Read, Write};
 use std::net::Shutdown;
-use std::os::fd::{AsRawFd, IntoRawFd, RawFd};
 use std::task::{Context, Poll};
 
 /// A mio stream source: what `StreamIo` needs beyond reading and writing.
-pub(crate) trait StreamSource: mio::event::Source + AsRawFd + IntoRawFd {
+pub(crate) trait StreamSource: SocketSource {
     /// Shuts one or both directions down.
     fn shutdown(&self, how: Shutdown) -> io::Result<()>;
-    /// Takes the pending `SO_ERROR`.
-    fn take_error(&self) -> io::Result<Option<io::Error>>;
 }
 
 impl StreamSource for mio::net::TcpStream {
     fn shutdown(&self, how: Shutdown) -> io::Result<()> {
         mio::net::TcpStream::shutdown(self, how)
-    }
-
-    fn take_error(&self) -> io::Result<Option<io::Error>> {
-        mio::net::TcpStream::take_error(self)
     }
 }
 
@@ -35,65 +29,24 @@ impl StreamSource for mio::net::UnixStream {
     fn shutdown(&self, how: Shutdown) -> io::Result<()> {
         mio::net::UnixStream::shutdown(self, how)
     }
-
-    fn take_error(&self) -> io::Result<Option<io::Error>> {
-        mio::net::UnixStream::take_error(self)
-    }
 }
 
 /// A connected stream socket registered with the reactor.
-#[derive(Debug)]
-pub(crate) struct StreamIo<S: StreamSource> {
-    io: PollEvented<S>,
-}
+pub(crate) type StreamIo<S> = SocketIo<S>;
 
-impl<S: StreamSource> StreamIo<S>
+impl<S: StreamSource> SocketIo<S>
 where
     for<'a> &'a S: Read + Write,
 {
-    /// Registers `sys` for reads and writes.
-    #[track_caller]
-    pub(crate) fn new(sys: S) -> io::Result<Self> {
-        Ok(StreamIo {
-            io: PollEvented::new(sys)?,
-        })
-    }
-
     /// Registers `sys`, whose non-blocking connect is in flight, and waits
     /// for the connect to finish.
     pub(crate) async fn connect(sys: S) -> io::Result<Self> {
-        let stream = StreamIo::new(sys)?;
+        let stream = SocketIo::new(sys)?;
         poll_fn(|cx| stream.io.registration().poll_write_ready(cx)).await?;
         if let Some(e) = stream.io.take_error()? {
             return Err(e);
         }
         Ok(stream)
-    }
-
-    /// The mio source, for the socket options each type adds.
-    pub(crate) fn source(&self) -> &S {
-        &self.io
-    }
-
-    /// Deregisters the source and releases its descriptor.
-    pub(crate) fn into_raw_fd(self) -> io::Result<RawFd> {
-        Ok(self.io.into_inner()?.into_raw_fd())
-    }
-
-    pub(crate) fn take_error(&self) -> io::Result<Option<io::Error>> {
-        self.io.take_error()
-    }
-
-    pub(crate) async fn ready(&self, interest: Interest) -> io::Result<Ready> {
-        Ok(self.io.registration().readiness(interest).await?.ready)
-    }
-
-    pub(crate) fn poll_read_ready(&self, cx: &mut Context<'_>) -> Poll<io::Result<()>> {
-        self.io.registration().poll_read_ready(cx).map_ok(drop)
-    }
-
-    pub(crate) fn poll_write_ready(&self, cx: &mut Context<'_>) -> Poll<io::Result<()>> {
-        self.io.registration().poll_write_ready(cx).map_ok(drop)
     }
 
     pub(crate) fn try_read(&self, buf: &mut [u8]) -> io::Result<usize> {
@@ -116,32 +69,6 @@ where
 
     pub(crate) fn try_write_vectored(&self, bufs: &[io::IoSlice<'_>]) -> io::Result<usize> {
         self.try_io(Interest::WRITABLE, || (&*self.io).write_vectored(bufs))
-    }
-
-    pub(crate) fn try_io<R>(
-        &self,
-        interest: Interest,
-        f: impl FnOnce() -> io::Result<R>,
-    ) -> io::Result<R> {
-        self.io.registration().try_io(interest, f)
-    }
-
-    pub(crate) async fn async_io<R>(
-        &self,
-        interest: Interest,
-        f: impl FnMut() -> io::Result<R>,
-    ) -> io::Result<R> {
-        self.io.registration().async_io(interest, f).await
-    }
-
-    /// Runs `op` once the stream is readable, waiting again while it would
-    /// block.
-    pub(crate) fn poll_read_with<R>(
-        &self,
-        cx: &mut Context<'_>,
-        op: impl FnMut() -> io::Result<R>,
-    ) -> Poll<io::Result<R>> {
-        self.io.registration().poll_io(cx, Direction::Read, op)
     }
 
     pub(crate) fn poll_read(
@@ -172,41 +99,15 @@ where
             other => other,
         }
     }
-
-    pub(crate) fn as_raw_fd(&self) -> RawFd {
-        self.io.as_raw_fd()
-    }
 }
 
 /// The public methods `TcpStream` and `UnixStream` share, each a thin call
 /// into the type's `io: StreamIo<_>` field, together with the poll hooks,
-/// the split constructors and the descriptor traits.
+/// the split constructors, the readiness methods of every socket and the
+/// descriptor traits.
 macro_rules! stream_api {
     ($stream:ident) => {
         impl $stream {
-            /// Takes the socket's pending error (`SO_ERROR`), if any.
-            pub fn take_error(&self) -> io::Result<Option<io::Error>> {
-                self.io.take_error()
-            }
-
-            /// Waits until the stream is ready for `interest` and returns
-            /// the readiness seen.
-            pub async fn ready(&self, interest: Interest) -> io::Result<Ready> {
-                self.io.ready(interest).await
-            }
-
-            /// Waits until the stream may be readable. A following
-            /// `try_read` may still return `WouldBlock` (the readiness was
-            /// stale).
-            pub async fn readable(&self) -> io::Result<()> {
-                self.ready(Interest::READABLE).await.map(drop)
-            }
-
-            /// Waits until the stream may be writable.
-            pub async fn writable(&self) -> io::Result<()> {
-                self.ready(Interest::WRITABLE).await.map(drop)
-            }
-
             /// Polls for read readiness. Only the last task to call this
             /// (or `poll_read`) is woken.
             pub fn poll_read_ready(&self, cx: &mut Context<'_>) -> Poll<io::Result<()>> {
@@ -244,27 +145,6 @@ macro_rules! stream_api {
             /// Vectored [`try_write`](Self::try_write).
             pub fn try_write_vectored(&self, bufs: &[io::IoSlice<'_>]) -> io::Result<usize> {
                 self.io.try_write_vectored(bufs)
-            }
-
-            /// Runs a custom non-blocking operation if the stream looks
-            /// ready for `interest`, clearing the readiness if it returns
-            /// `WouldBlock`.
-            pub fn try_io<R>(
-                &self,
-                interest: Interest,
-                f: impl FnOnce() -> io::Result<R>,
-            ) -> io::Result<R> {
-                self.io.try_io(interest, f)
-            }
-
-            /// Waits for `interest` and runs `f`, again after each
-            /// `WouldBlock`.
-            pub async fn async_io<R>(
-                &self,
-                interest: Interest,
-                f: impl FnMut() -> io::Result<R>,
-            ) -> io::Result<R> {
-                self.io.async_io(interest, f).await
             }
 
             /// Splits into a read half and a write half borrowing the
@@ -341,6 +221,7 @@ macro_rules! stream_api {
             }
         }
 
+        crate::net::socket_io::readiness_api!($stream, "stream");
         crate::net::fd::impl_as_fd!($stream);
     };
 }

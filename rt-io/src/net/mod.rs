@@ -9,11 +9,12 @@ mod accept;
 mod addr;
 mod async_io;
 mod connected;
+mod datagram;
 mod fd;
 mod fill;
 mod halves;
-#[doc(hidden)]
-pub mod stream_io;
+mod socket_io;
+mod stream_io;
 pub mod tcp;
 mod udp;
 pub mod unix;

@@ -207,7 +207,7 @@ impl<T: Clone> Receiver<T> {
     ///
     /// Must not be called from inside an asynchronous task.
     pub fn blocking_recv(&mut self) -> Result<T, RecvError> {
-        crate::park::block_on(self.recv())
+        rt_core::util::block_on(self.recv())
     }
 }
 

@@ -111,7 +111,7 @@ impl<T> Sender<T> {
     ///
     /// Must not be called from inside an asynchronous task.
     pub fn blocking_send(&self, value: T) -> Result<(), SendError<T>> {
-        crate::park::block_on(self.send(value))
+        rt_core::util::block_on(self.send(value))
     }
 
     /// Waits for one slot of capacity.

@@ -40,14 +40,14 @@ macro_rules! impl_receiver {
             ///
             /// Must not be called from inside an asynchronous task.
             pub fn blocking_recv(&mut self) -> Option<T> {
-                $crate::park::block_on(self.recv())
+                rt_core::util::block_on(self.recv())
             }
 
             /// As [`recv_many`](Self::recv_many), parking the thread.
             ///
             /// Must not be called from inside an asynchronous task.
             pub fn blocking_recv_many(&mut self, buffer: &mut Vec<T>, limit: usize) -> usize {
-                $crate::park::block_on(self.recv_many(buffer, limit))
+                rt_core::util::block_on(self.recv_many(buffer, limit))
             }
 
             /// Closes the channel: senders can no longer send (or reserve), but

@@ -115,7 +115,7 @@ impl<T: ?Sized> Mutex<T> {
     ///
     /// Must not be called from inside an asynchronous task.
     pub fn blocking_lock(&self) -> MutexGuard<'_, T> {
-        crate::park::block_on(self.lock())
+        rt_core::util::block_on(self.lock())
     }
 
     /// As [`lock`](Self::lock), for a mutex behind an `Arc`; the guard keeps
@@ -133,7 +133,7 @@ impl<T: ?Sized> Mutex<T> {
     ///
     /// Must not be called from inside an asynchronous task.
     pub fn blocking_lock_owned(self: Arc<Self>) -> OwnedMutexGuard<T> {
-        crate::park::block_on(self.lock_owned())
+        rt_core::util::block_on(self.lock_owned())
     }
 
     /// Takes the lock if it is free right now.

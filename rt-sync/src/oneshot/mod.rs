@@ -311,7 +311,7 @@ impl<T> Receiver<T> {
     ///
     /// Must not be called from inside an asynchronous task.
     pub fn blocking_recv(self) -> Result<T, RecvError> {
-        crate::park::block_on(self)
+        rt_core::util::block_on(self)
     }
 
     /// Whether this receiver has already resolved (returned the value or

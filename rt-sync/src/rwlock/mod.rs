@@ -123,7 +123,7 @@ impl<T: ?Sized> RwLock<T> {
     ///
     /// Must not be called from inside an asynchronous task.
     pub fn blocking_read(&self) -> RwLockReadGuard<'_, T> {
-        crate::park::block_on(self.read())
+        rt_core::util::block_on(self.read())
     }
 
     /// Read access if no writer holds or waits for the lock right now.
@@ -163,7 +163,7 @@ impl<T: ?Sized> RwLock<T> {
     ///
     /// Must not be called from inside an asynchronous task.
     pub fn blocking_write(&self) -> RwLockWriteGuard<'_, T> {
-        crate::park::block_on(self.write())
+        rt_core::util::block_on(self.write())
     }
 
     /// Write access if nobody holds or waits for the lock right now.

@@ -6,7 +6,7 @@ use crate::net::connected::StreamIo;
 use crate::net::fill::poll_fill;
 use crate::net::tcp::split::{split, ReadHalf, WriteHalf};
 use crate::net::tcp::split_owned::{split_owned, OwnedReadHalf, OwnedWriteHalf};
-use crate::reactor::{Interest, Ready};
+use crate::reactor::Interest;
 use std::io;
 use std::net::SocketAddr;
 use std::os::fd::{AsFd, FromRawFd};

@@ -4,7 +4,6 @@ use super::split::{split, ReadHalf, WriteHalf};
 use super::split_owned::{split_owned, OwnedReadHalf, OwnedWriteHalf};
 use super::SocketAddr;
 use crate::net::connected::StreamIo;
-use crate::reactor::{Interest, Ready};
 use std::io;
 use std::os::fd::FromRawFd;
 use std::path::Path;

@@ -18,6 +18,7 @@ use super::queue::{self, Overflow};
 use super::{Handle, Parker};
 use crate::loom::deque::{Injector, Steal};
 use crate::loom::sync::atomic::Ordering;
+use crate::loom::sync::mpsc;
 use crate::loom::thread;
 use crate::loom::time::Instant;
 use crate::runtime::metrics::{WorkerClock, WorkerMetrics};
@@ -26,7 +27,6 @@ use crate::task::{coop, Notified};
 use crate::util::rng::FastRand;
 use std::cell::RefCell;
 use std::io;
-use crate::loom::sync::mpsc;
 use std::sync::Arc;
 
 type Task = Notified<Arc<Handle>>;

@@ -1,75 +1,13 @@
-//! Helpers shared by the behaviour tests: a runtime to block on, a waker
-//! that counts its wakes, and streams whose every answer the test scripts.
+//! Streams whose every answer the test scripts, to check what an adapter
+//! does with each of them: how often it polls, whether it passes the waker
+//! on, whether it polls a stream that has ended.
 
-#![allow(dead_code)]
-
+use futures_core::Stream;
 use std::cell::Cell;
 use std::collections::VecDeque;
-use std::future::Future;
 use std::pin::Pin;
 use std::rc::Rc;
-use std::sync::atomic::{AtomicUsize, Ordering};
-use std::sync::Arc;
-use std::task::{Context, Poll, Wake, Waker};
-
-use rt_stream::Stream;
-
-/// Runs `future` to completion on a fresh current-thread runtime.
-pub fn block_on<F: Future>(future: F) -> F::Output {
-    rt_core::runtime::Builder::new_current_thread()
-        .build()
-        .expect("runtime builds")
-        .block_on(future)
-}
-
-/// Installs a generator seeded with `seed` on this thread, so that the
-/// random choices made by `StreamMap` repeat run after run.
-pub fn seed_thread_rng(seed: u64) {
-    use rt_core::util::rng::{replace_thread_rng, FastRand};
-    replace_thread_rng(Some(FastRand::from_seed(seed)));
-}
-
-/// A waker that counts how often it was woken.
-#[derive(Default)]
-pub struct CountingWaker {
-    wakes: AtomicUsize,
-}
-
-impl CountingWaker {
-    pub fn new() -> (Arc<CountingWaker>, Waker) {
-        let counter = Arc::new(CountingWaker::default());
-        let waker = Waker::from(Arc::clone(&counter));
-        (counter, waker)
-    }
-
-    pub fn wakes(&self) -> usize {
-        self.wakes.load(Ordering::SeqCst)
-    }
-}
-
-impl Wake for CountingWaker {
-    fn wake(self: Arc<Self>) {
-        self.wake_by_ref();
-    }
-
-    fn wake_by_ref(self: &Arc<Self>) {
-        self.wakes.fetch_add(1, Ordering::SeqCst);
-    }
-}
-
-/// Polls `stream` once with a waker nobody looks at.
-pub fn poll_once<S: Stream + Unpin + ?Sized>(stream: &mut S) -> Poll<Option<S::Item>> {
-    let (_, waker) = CountingWaker::new();
-    let mut cx = Context::from_waker(&waker);
-    Pin::new(stream).poll_next(&mut cx)
-}
-
-/// Polls `future` once with a waker nobody looks at.
-pub fn poll_future<F: Future + Unpin>(future: &mut F) -> Poll<F::Output> {
-    let (_, waker) = CountingWaker::new();
-    let mut cx = Context::from_waker(&waker);
-    Pin::new(future).poll(&mut cx)
-}
+use std::task::{Context, Poll, Waker};
 
 /// Shared view of a [`Scripted`] stream: how often it was polled and the
 /// waker it holds.
@@ -80,6 +18,7 @@ pub struct Probe {
 }
 
 impl Probe {
+    /// How often the stream was polled.
     pub fn polls(&self) -> usize {
         self.polls.get()
     }
@@ -100,6 +39,16 @@ impl Probe {
 /// A stream that gives the scripted answers in order, then `None`; it
 /// panics if polled again after it has answered `None`, which catches
 /// adapters that poll a finished stream.
+///
+/// ```
+/// use std::task::Poll;
+/// let (mut stream, probe) = rt_test::Scripted::new([Poll::Pending, Poll::Ready(Some(1))]);
+/// assert!(rt_test::poll_next_once(&mut stream).is_pending());
+/// assert!(probe.wake(), "a pending poll stores the waker");
+/// assert_eq!(rt_test::poll_next_once(&mut stream), Poll::Ready(Some(1)));
+/// assert_eq!(rt_test::poll_next_once(&mut stream), Poll::Ready(None));
+/// assert_eq!(probe.polls(), 3);
+/// ```
 pub struct Scripted<T> {
     steps: VecDeque<Poll<Option<T>>>,
     ended: bool,
@@ -108,6 +57,7 @@ pub struct Scripted<T> {
 }
 
 impl<T> Scripted<T> {
+    /// The stream that answers `steps`, and its probe.
     pub fn new(steps: impl IntoIterator<Item = Poll<Option<T>>>) -> (Scripted<T>, Probe) {
         let probe = Probe::default();
         let stream = Scripted {
@@ -119,11 +69,12 @@ impl<T> Scripted<T> {
         (stream, probe)
     }
 
-    /// Ready items only.
+    /// A stream of ready items only.
     pub fn items(items: impl IntoIterator<Item = T>) -> (Scripted<T>, Probe) {
         Scripted::new(items.into_iter().map(|item| Poll::Ready(Some(item))))
     }
 
+    /// The stream, reporting `hint` as its size hint.
     pub fn with_hint(mut self, hint: (usize, Option<usize>)) -> Self {
         self.hint = hint;
         self
@@ -156,7 +107,7 @@ impl<T> Stream for Scripted<T> {
     }
 }
 
-/// A stream that yields `value` forever, always ready.
+/// A stream that yields a clone of its value forever, always ready.
 pub struct Always<T: Clone>(pub T);
 
 impl<T: Clone> Unpin for Always<T> {}

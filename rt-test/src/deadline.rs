@@ -1,4 +1,4 @@
-//! Helpers shared by the integration tests of this crate.
+//! Bounding a regression test whose failure mode is a hang.
 
 use std::sync::mpsc;
 use std::time::Duration;

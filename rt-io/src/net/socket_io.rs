@@ -1,0 +1,177 @@
+//! `SocketIo<S>`: a mio socket registered with the reactor, and what every
+//! socket type does with it the same way: readiness, `try_io`/`async_io`,
+//! the pending error, the descriptor. `connected.rs` adds the byte-stream
+//! calls and `datagram.rs` the datagram calls, each as an `impl` block of
+//! this one type; `readiness_api!` gives every socket type the public
+//! readiness methods.
+
+use crate::reactor::{Direction, Interest, PollEvented, Ready};
+use std::io;
+use std::os::fd::{AsRawFd, IntoRawFd, RawFd};
+use std::task::{Context, Poll};
+
+/// A mio socket: what [`SocketIo`] needs of it beyond registering.
+pub(crate) trait SocketSource: mio::event::Source + AsRawFd + IntoRawFd {
+    /// Takes the pending `SO_ERROR`.
+    fn take_error(&self) -> io::Result<Option<io::Error>>;
+}
+
+macro_rules! socket_source {
+    ($($ty:ty),*) => {$(
+        impl SocketSource for $ty {
+            fn take_error(&self) -> io::Result<Option<io::Error>> {
+                <$ty>::take_error(self)
+            }
+        }
+    )*};
+}
+
+socket_source!(
+    mio::net::TcpStream,
+    mio::net::UnixStream,
+    mio::net::UdpSocket,
+    mio::net::UnixDatagram
+);
+
+/// A socket registered with the reactor.
+#[derive(Debug)]
+pub(crate) struct SocketIo<S: SocketSource> {
+    pub(super) io: PollEvented<S>,
+}
+
+impl<S: SocketSource> SocketIo<S> {
+    /// Registers `sys` for reads and writes.
+    #[track_caller]
+    pub(crate) fn new(sys: S) -> io::Result<Self> {
+        Ok(SocketIo {
+            io: PollEvented::new(sys)?,
+        })
+    }
+
+    /// The mio source, for the calls and socket options each type adds.
+    pub(crate) fn source(&self) -> &S {
+        &self.io
+    }
+
+    /// Deregisters the source and releases its descriptor.
+    pub(crate) fn into_raw_fd(self) -> io::Result<RawFd> {
+        Ok(self.io.into_inner()?.into_raw_fd())
+    }
+
+    pub(crate) fn as_raw_fd(&self) -> RawFd {
+        self.io.as_raw_fd()
+    }
+
+    pub(crate) fn take_error(&self) -> io::Result<Option<io::Error>> {
+        self.source().take_error()
+    }
+
+    pub(crate) async fn ready(&self, interest: Interest) -> io::Result<Ready> {
+        Ok(self.io.registration().readiness(interest).await?.ready)
+    }
+
+    pub(crate) fn poll_read_ready(&self, cx: &mut Context<'_>) -> Poll<io::Result<()>> {
+        self.io.registration().poll_read_ready(cx).map_ok(drop)
+    }
+
+    pub(crate) fn poll_write_ready(&self, cx: &mut Context<'_>) -> Poll<io::Result<()>> {
+        self.io.registration().poll_write_ready(cx).map_ok(drop)
+    }
+
+    pub(crate) fn try_io<R>(
+        &self,
+        interest: Interest,
+        f: impl FnOnce() -> io::Result<R>,
+    ) -> io::Result<R> {
+        self.io.registration().try_io(interest, f)
+    }
+
+    pub(crate) async fn async_io<R>(
+        &self,
+        interest: Interest,
+        f: impl FnMut() -> io::Result<R>,
+    ) -> io::Result<R> {
+        self.io.registration().async_io(interest, f).await
+    }
+
+    /// Runs `op` once the socket is readable, waiting again while it
+    /// would block.
+    pub(crate) fn poll_read_with<R>(
+        &self,
+        cx: &mut Context<'_>,
+        op: impl FnMut() -> io::Result<R>,
+    ) -> Poll<io::Result<R>> {
+        self.io.registration().poll_io(cx, Direction::Read, op)
+    }
+
+    /// Runs `op` once the socket is writable, waiting again while it
+    /// would block.
+    pub(crate) fn poll_write_with<R>(
+        &self,
+        cx: &mut Context<'_>,
+        op: impl FnMut() -> io::Result<R>,
+    ) -> Poll<io::Result<R>> {
+        self.io.registration().poll_io(cx, Direction::Write, op)
+    }
+}
+
+/// Implements the readiness methods for `$socket`, whose `io` field is a [`SocketIo`]; `$noun`
+/// names the socket in the docs ("stream", "socket").
+macro_rules! readiness_api {
+    ($socket:ident, $noun:literal) => {
+        impl $socket {
+            /// Takes the socket's pending error (`SO_ERROR`), if any.
+            pub fn take_error(&self) -> std::io::Result<Option<std::io::Error>> {
+                self.io.take_error()
+            }
+
+            #[doc = concat!("Waits until the ", $noun, " is ready for `interest` and returns")]
+            /// the readiness seen.
+            pub async fn ready(
+                &self,
+                interest: $crate::reactor::Interest,
+            ) -> std::io::Result<$crate::reactor::Ready> {
+                self.io.ready(interest).await
+            }
+
+            #[doc = concat!("Waits until the ", $noun, " may be readable. A following")]
+            /// non-blocking read may still return `WouldBlock` (the
+            /// readiness was stale).
+            pub async fn readable(&self) -> std::io::Result<()> {
+                self.ready($crate::reactor::Interest::READABLE)
+                    .await
+                    .map(drop)
+            }
+
+            #[doc = concat!("Waits until the ", $noun, " may be writable.")]
+            pub async fn writable(&self) -> std::io::Result<()> {
+                self.ready($crate::reactor::Interest::WRITABLE)
+                    .await
+                    .map(drop)
+            }
+
+            #[doc = concat!("Runs a custom non-blocking operation if the ", $noun, " looks")]
+            /// ready for `interest`, clearing the readiness if it returns
+            /// `WouldBlock`.
+            pub fn try_io<R>(
+                &self,
+                interest: $crate::reactor::Interest,
+                f: impl FnOnce() -> std::io::Result<R>,
+            ) -> std::io::Result<R> {
+                self.io.try_io(interest, f)
+            }
+
+            /// Waits for `interest` and runs `f`, again after each
+            /// `WouldBlock`.
+            pub async fn async_io<R>(
+                &self,
+                interest: $crate::reactor::Interest,
+                f: impl FnMut() -> std::io::Result<R>,
+            ) -> std::io::Result<R> {
+                self.io.async_io(interest, f).await
+            }
+        }
+    };
+}
+
+pub(crate) use readiness_api;
