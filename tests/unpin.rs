@@ -57,53 +57,53 @@ type FixedFn = PhantomPinned;
 
 #[test]
 fn single_stream_adapters_follow_the_stream() {
-    assert!(unpin!(Map<Free, FixedFn>));
-    assert!(!unpin!(Map<Fixed, fn(u8) -> u8>));
-    assert!(unpin!(Filter<Free, FixedFn>));
-    assert!(!unpin!(Filter<Fixed, ()>));
-    assert!(unpin!(FilterMap<Free, FixedFn>));
-    assert!(!unpin!(FilterMap<Fixed, ()>));
-    assert!(unpin!(MapWhile<Free, FixedFn>));
-    assert!(!unpin!(MapWhile<Fixed, ()>));
-    assert!(unpin!(SkipWhile<Free, FixedFn>));
-    assert!(!unpin!(SkipWhile<Fixed, ()>));
-    assert!(unpin!(TakeWhile<Free, FixedFn>));
-    assert!(!unpin!(TakeWhile<Fixed, ()>));
-    assert!(unpin!(Skip<Free>));
-    assert!(!unpin!(Skip<Fixed>));
-    assert!(unpin!(Take<Free>));
-    assert!(!unpin!(Take<Fixed>));
-    assert!(unpin!(Fuse<Free>));
-    assert!(!unpin!(Fuse<Fixed>));
-    assert!(unpin!(Peekable<Free>));
-    assert!(!unpin!(Peekable<Fixed>));
-    assert!(unpin!(StreamNotifyClose<Free>));
-    assert!(!unpin!(StreamNotifyClose<Fixed>));
+    const { assert!(unpin!(Map<Free, FixedFn>)) };
+    const { assert!(!unpin!(Map<Fixed, fn(u8) -> u8>)) };
+    const { assert!(unpin!(Filter<Free, FixedFn>)) };
+    const { assert!(!unpin!(Filter<Fixed, ()>)) };
+    const { assert!(unpin!(FilterMap<Free, FixedFn>)) };
+    const { assert!(!unpin!(FilterMap<Fixed, ()>)) };
+    const { assert!(unpin!(MapWhile<Free, FixedFn>)) };
+    const { assert!(!unpin!(MapWhile<Fixed, ()>)) };
+    const { assert!(unpin!(SkipWhile<Free, FixedFn>)) };
+    const { assert!(!unpin!(SkipWhile<Fixed, ()>)) };
+    const { assert!(unpin!(TakeWhile<Free, FixedFn>)) };
+    const { assert!(!unpin!(TakeWhile<Fixed, ()>)) };
+    const { assert!(unpin!(Skip<Free>)) };
+    const { assert!(!unpin!(Skip<Fixed>)) };
+    const { assert!(unpin!(Take<Free>)) };
+    const { assert!(!unpin!(Take<Fixed>)) };
+    const { assert!(unpin!(Fuse<Free>)) };
+    const { assert!(!unpin!(Fuse<Fixed>)) };
+    const { assert!(unpin!(Peekable<Free>)) };
+    const { assert!(!unpin!(Peekable<Fixed>)) };
+    const { assert!(unpin!(StreamNotifyClose<Free>)) };
+    const { assert!(!unpin!(StreamNotifyClose<Fixed>)) };
 }
 
 #[test]
 fn two_part_adapters_need_both_parts_unpin() {
-    assert!(unpin!(Chain<Free, Free>));
-    assert!(!unpin!(Chain<Fixed, Free>));
-    assert!(!unpin!(Chain<Free, Fixed>));
-    assert!(unpin!(Merge<Free, Free>));
-    assert!(!unpin!(Merge<Fixed, Free>));
-    assert!(!unpin!(Merge<Free, Fixed>));
-    assert!(unpin!(Then<Free, Ready<u8>, FixedFn>));
-    assert!(!unpin!(Then<Fixed, Ready<u8>, ()>));
-    assert!(!unpin!(Then<Free, FixedFuture, ()>));
+    const { assert!(unpin!(Chain<Free, Free>)) };
+    const { assert!(!unpin!(Chain<Fixed, Free>)) };
+    const { assert!(!unpin!(Chain<Free, Fixed>)) };
+    const { assert!(unpin!(Merge<Free, Free>)) };
+    const { assert!(!unpin!(Merge<Fixed, Free>)) };
+    const { assert!(!unpin!(Merge<Free, Fixed>)) };
+    const { assert!(unpin!(Then<Free, Ready<u8>, FixedFn>)) };
+    const { assert!(!unpin!(Then<Fixed, Ready<u8>, ()>)) };
+    const { assert!(!unpin!(Then<Free, FixedFuture, ()>)) };
 }
 
 #[test]
 fn futures_and_generators_follow_their_pinned_part() {
-    assert!(unpin!(FoldFuture<Free, PhantomPinned, FixedFn>));
-    assert!(!unpin!(FoldFuture<Fixed, u8, ()>));
-    assert!(unpin!(Collect<Free, Vec<u8>>));
-    assert!(!unpin!(Collect<Fixed, Vec<u8>>));
-    assert!(unpin!(AsyncStream<FixedFn, Ready<()>>));
-    assert!(!unpin!(AsyncStream<u8, FixedFuture>));
-    assert!(unpin!(TryAsyncStream<u8, FixedFn, Ready<Result<(), FixedFn>>>));
-    assert!(!unpin!(TryAsyncStream<u8, (), FixedFuture>));
+    const { assert!(unpin!(FoldFuture<Free, PhantomPinned, FixedFn>)) };
+    const { assert!(!unpin!(FoldFuture<Fixed, u8, ()>)) };
+    const { assert!(unpin!(Collect<Free, Vec<u8>>)) };
+    const { assert!(!unpin!(Collect<Fixed, Vec<u8>>)) };
+    const { assert!(unpin!(AsyncStream<FixedFn, Ready<()>>)) };
+    const { assert!(!unpin!(AsyncStream<u8, FixedFuture>)) };
+    const { assert!(unpin!(TryAsyncStream<u8, FixedFn, Ready<Result<(), FixedFn>>>)) };
+    const { assert!(!unpin!(TryAsyncStream<u8, (), FixedFuture>)) };
 }
 
 #[test]
@@ -112,24 +112,24 @@ fn io_wrappers_follow_their_inner_values() {
     type Free = rt::io::Empty;
     type Fixed = PhantomPinned;
 
-    assert!(unpin!(BufReader<Free>));
-    assert!(!unpin!(BufReader<Fixed>));
-    assert!(unpin!(BufWriter<Free>));
-    assert!(!unpin!(BufWriter<Fixed>));
-    assert!(unpin!(BufStream<Free>));
-    assert!(!unpin!(BufStream<Fixed>));
-    assert!(unpin!(Take<Free>));
-    assert!(!unpin!(Take<Fixed>));
-    assert!(unpin!(Lines<Free>));
-    assert!(!unpin!(Lines<Fixed>));
-    assert!(unpin!(Split<Free>));
-    assert!(!unpin!(Split<Fixed>));
-    assert!(unpin!(Chain<Free, Free>));
-    assert!(!unpin!(Chain<Fixed, Free>));
-    assert!(!unpin!(Chain<Free, Fixed>));
-    assert!(unpin!(Join<Free, Free>));
-    assert!(!unpin!(Join<Fixed, Free>));
-    assert!(!unpin!(Join<Free, Fixed>));
+    const { assert!(unpin!(BufReader<Free>)) };
+    const { assert!(!unpin!(BufReader<Fixed>)) };
+    const { assert!(unpin!(BufWriter<Free>)) };
+    const { assert!(!unpin!(BufWriter<Fixed>)) };
+    const { assert!(unpin!(BufStream<Free>)) };
+    const { assert!(!unpin!(BufStream<Fixed>)) };
+    const { assert!(unpin!(Take<Free>)) };
+    const { assert!(!unpin!(Take<Fixed>)) };
+    const { assert!(unpin!(Lines<Free>)) };
+    const { assert!(!unpin!(Lines<Fixed>)) };
+    const { assert!(unpin!(Split<Free>)) };
+    const { assert!(!unpin!(Split<Fixed>)) };
+    const { assert!(unpin!(Chain<Free, Free>)) };
+    const { assert!(!unpin!(Chain<Fixed, Free>)) };
+    const { assert!(!unpin!(Chain<Free, Fixed>)) };
+    const { assert!(unpin!(Join<Free, Free>)) };
+    const { assert!(!unpin!(Join<Fixed, Free>)) };
+    const { assert!(!unpin!(Join<Free, Fixed>)) };
 }
 
 #[cfg(feature = "compat")]
@@ -137,17 +137,17 @@ fn io_wrappers_follow_their_inner_values() {
 fn compat_follows_the_wrapped_value() {
     use rt::io::compat::Compat;
 
-    assert!(unpin!(Compat<rt::io::Empty>));
-    assert!(!unpin!(Compat<PhantomPinned>));
+    const { assert!(unpin!(Compat<rt::io::Empty>)) };
+    const { assert!(!unpin!(Compat<PhantomPinned>)) };
 }
 
 #[test]
 fn timers_stay_in_place() {
     // The wheel links a `Sleep`'s entry by address, so neither a sleep nor
     // a timeout holding one may move once polled, whatever it wraps.
-    assert!(!unpin!(rt::time::Sleep));
-    assert!(!unpin!(rt::time::Timeout<Ready<()>>));
-    assert!(!unpin!(rt::time::Timeout<FixedFuture>));
+    const { assert!(!unpin!(rt::time::Sleep)) };
+    const { assert!(!unpin!(rt::time::Timeout<Ready<()>>)) };
+    const { assert!(!unpin!(rt::time::Timeout<FixedFuture>)) };
 }
 
 #[test]
@@ -156,12 +156,12 @@ fn framed_transports_follow_the_transport_not_the_codec() {
     type Free = rt::io::Empty;
     type FixedCodec = PhantomPinned;
 
-    assert!(unpin!(Framed<Free, FixedCodec>));
-    assert!(!unpin!(Framed<PhantomPinned, ()>));
-    assert!(unpin!(FramedRead<Free, FixedCodec>));
-    assert!(!unpin!(FramedRead<PhantomPinned, ()>));
-    assert!(unpin!(FramedWrite<Free, FixedCodec>));
-    assert!(!unpin!(FramedWrite<PhantomPinned, ()>));
+    const { assert!(unpin!(Framed<Free, FixedCodec>)) };
+    const { assert!(!unpin!(Framed<PhantomPinned, ()>)) };
+    const { assert!(unpin!(FramedRead<Free, FixedCodec>)) };
+    const { assert!(!unpin!(FramedRead<PhantomPinned, ()>)) };
+    const { assert!(unpin!(FramedWrite<Free, FixedCodec>)) };
+    const { assert!(!unpin!(FramedWrite<PhantomPinned, ()>)) };
 }
 
 #[test]
@@ -169,15 +169,15 @@ fn task_wrappers_follow_the_future_not_the_value() {
     use rt::task::coop::Unconstrained;
     use rt::task::futures::TaskLocalFuture;
 
-    assert!(unpin!(TaskLocalFuture<PhantomPinned, Ready<()>>));
-    assert!(!unpin!(TaskLocalFuture<u8, FixedFuture>));
-    assert!(unpin!(Unconstrained<Ready<()>>));
-    assert!(!unpin!(Unconstrained<FixedFuture>));
+    const { assert!(unpin!(TaskLocalFuture<PhantomPinned, Ready<()>>)) };
+    const { assert!(!unpin!(TaskLocalFuture<u8, FixedFuture>)) };
+    const { assert!(unpin!(Unconstrained<Ready<()>>)) };
+    const { assert!(!unpin!(Unconstrained<FixedFuture>)) };
 }
 
 #[test]
 fn queued_waiters_stay_in_place() {
     // A `Notified` links its waiter node into the notify's queue by
     // address.
-    assert!(!unpin!(rt::sync::futures::Notified<'static>));
+    const { assert!(!unpin!(rt::sync::futures::Notified<'static>)) };
 }
