@@ -127,6 +127,7 @@ mod imp {
         pub use std::time::Instant;
     }
 
+    #[cfg(feature = "rt-multi-thread")]
     pub mod deque {
         pub use crossbeam_deque::{Injector, Steal, Worker};
     }
@@ -187,6 +188,7 @@ mod imp {
         pub use crate::loom::model::clock::Instant;
     }
 
+    #[cfg(feature = "rt-multi-thread")]
     pub mod deque {
         pub use crate::loom::model::deque::{Injector, Steal, Worker};
     }

@@ -15,5 +15,6 @@ mod wake_list;
 
 pub use atomic_waker::AtomicWaker;
 pub use block_on::block_on;
+#[cfg(feature = "rt-multi-thread")]
 pub(crate) use block_on::block_on_with_budget;
 pub use wake_list::{WakeList, WAKE_BATCH};
