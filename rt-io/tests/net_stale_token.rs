@@ -13,7 +13,7 @@
 //! nothing touches freed memory.
 #![cfg(all(feature = "net", any(target_os = "linux", target_os = "android")))]
 
-use rt_core::runtime::{Builder, Runtime};
+use rt_test::{bounded, io_time_runtime, io_time_runtime_multi_thread};
 use rt_io::net::unix::AsyncFd;
 use rt_io::Interest;
 use std::future::Future;
@@ -25,33 +25,6 @@ use std::sync::Arc;
 use std::task::{Context, Poll, Wake, Waker};
 use std::time::Duration;
 
-/// The most a wait here may take; a local socket is ready at once.
-const BOUND: Duration = Duration::from_secs(10);
-
-fn current_thread() -> Runtime {
-    Builder::new_current_thread()
-        .base_driver(rt_io::reactor::base_driver())
-        .driver_layer(rt_time::driver_layer(false))
-        .build()
-        .expect("a current-thread runtime with I/O and time builds")
-}
-
-fn multi_thread() -> Runtime {
-    Builder::new_multi_thread()
-        .worker_threads(2)
-        .base_driver(rt_io::reactor::base_driver())
-        .driver_layer(rt_time::driver_layer(false))
-        .build()
-        .expect("a multi-thread runtime with I/O and time builds")
-}
-
-/// Runs `fut` under [`BOUND`], failing the test if it runs out.
-async fn bounded<F: Future>(what: &str, fut: F) -> F::Output {
-    match rt_time::timeout(BOUND, fut).await {
-        Ok(out) => out,
-        Err(_) => panic!("{what} was not woken within {BOUND:?}"),
-    }
-}
 
 /// A waker that counts its wakes.
 struct Count(AtomicUsize);
@@ -152,21 +125,21 @@ async fn stale_event_reaches_nobody(leave: fn() -> (UnixDatagram, UnixDatagram))
 }
 
 #[test]
-fn duplicate_fd_event_after_drop_current_thread() {
-    current_thread().block_on(stale_event_reaches_nobody(dropped_behind_a_duplicate));
+fn duplicate_fd_event_after_drop_io_time_runtime() {
+    io_time_runtime().block_on(stale_event_reaches_nobody(dropped_behind_a_duplicate));
 }
 
 #[test]
-fn duplicate_fd_event_after_drop_multi_thread() {
-    multi_thread().block_on(stale_event_reaches_nobody(dropped_behind_a_duplicate));
+fn duplicate_fd_event_after_drop_io_time_runtime_multi_thread() {
+    io_time_runtime_multi_thread().block_on(stale_event_reaches_nobody(dropped_behind_a_duplicate));
 }
 
 #[test]
-fn swapped_fd_event_after_drop_current_thread() {
-    current_thread().block_on(stale_event_reaches_nobody(swapped_out_with_get_mut));
+fn swapped_fd_event_after_drop_io_time_runtime() {
+    io_time_runtime().block_on(stale_event_reaches_nobody(swapped_out_with_get_mut));
 }
 
 #[test]
-fn swapped_fd_event_after_drop_multi_thread() {
-    multi_thread().block_on(stale_event_reaches_nobody(swapped_out_with_get_mut));
+fn swapped_fd_event_after_drop_io_time_runtime_multi_thread() {
+    io_time_runtime_multi_thread().block_on(stale_event_reaches_nobody(swapped_out_with_get_mut));
 }

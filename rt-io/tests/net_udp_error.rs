@@ -8,7 +8,7 @@
 //! timer: a regression fails the test instead of hanging it.
 #![cfg(all(feature = "net", any(target_os = "linux", target_os = "android")))]
 
-use rt_core::runtime::{Builder, Runtime};
+use rt_test::{bounded, io_time_runtime, io_time_runtime_multi_thread};
 use rt_io::net::UdpSocket;
 use rt_io::Interest;
 use std::future::Future;
@@ -17,33 +17,6 @@ use std::net::SocketAddr;
 use std::task::Poll;
 use std::time::Duration;
 
-/// The most a wait here may take; loopback answers within microseconds.
-const BOUND: Duration = Duration::from_secs(10);
-
-fn current_thread() -> Runtime {
-    Builder::new_current_thread()
-        .base_driver(rt_io::reactor::base_driver())
-        .driver_layer(rt_time::driver_layer(false))
-        .build()
-        .expect("a current-thread runtime with I/O and time builds")
-}
-
-fn multi_thread() -> Runtime {
-    Builder::new_multi_thread()
-        .worker_threads(2)
-        .base_driver(rt_io::reactor::base_driver())
-        .driver_layer(rt_time::driver_layer(false))
-        .build()
-        .expect("a multi-thread runtime with I/O and time builds")
-}
-
-/// Runs `fut` under [`BOUND`], failing the test if it runs out.
-async fn bounded<F: Future>(what: &str, fut: F) -> F::Output {
-    match rt_time::timeout(BOUND, fut).await {
-        Ok(out) => out,
-        Err(_) => panic!("{what} was not woken within {BOUND:?}"),
-    }
-}
 
 /// A loopback address nothing listens on: a socket's port, freed again.
 fn closed_port() -> SocketAddr {
@@ -77,18 +50,18 @@ async fn recv_returns_connection_refused() {
 }
 
 #[test]
-fn recv_returns_connection_refused_current_thread() {
-    current_thread().block_on(recv_returns_connection_refused());
+fn recv_returns_connection_refused_io_time_runtime() {
+    io_time_runtime().block_on(recv_returns_connection_refused());
 }
 
 #[test]
-fn recv_returns_connection_refused_multi_thread() {
-    multi_thread().block_on(recv_returns_connection_refused());
+fn recv_returns_connection_refused_io_time_runtime_multi_thread() {
+    io_time_runtime_multi_thread().block_on(recv_returns_connection_refused());
 }
 
 #[test]
 fn recv_in_a_spawned_task_returns_connection_refused() {
-    for rt in [current_thread(), multi_thread()] {
+    for rt in [io_time_runtime(), io_time_runtime_multi_thread()] {
         rt.block_on(async {
             let socket = refused_socket().await;
             let receiver = rt_core::spawn(async move {
@@ -102,7 +75,7 @@ fn recv_in_a_spawned_task_returns_connection_refused() {
 
 #[test]
 fn readable_waiter_is_woken_by_the_error() {
-    for rt in [current_thread(), multi_thread()] {
+    for rt in [io_time_runtime(), io_time_runtime_multi_thread()] {
         rt.block_on(async {
             let socket = refused_socket().await;
             bounded("readable", socket.readable())
@@ -116,7 +89,7 @@ fn readable_waiter_is_woken_by_the_error() {
 
 #[test]
 fn ready_reports_the_error_to_a_read_wait() {
-    current_thread().block_on(async {
+    io_time_runtime().block_on(async {
         let socket = refused_socket().await;
         let ready = bounded("ready", socket.ready(Interest::READABLE))
             .await
@@ -136,7 +109,7 @@ fn ready_reports_the_error_to_a_read_wait() {
 
 #[test]
 fn the_error_does_not_mark_the_socket_write_closed() {
-    current_thread().block_on(async {
+    io_time_runtime().block_on(async {
         let socket = refused_socket().await;
         let mut buf = [0u8; 16];
         assert_refused(bounded("recv", socket.recv(&mut buf)).await);
@@ -149,7 +122,7 @@ fn the_error_does_not_mark_the_socket_write_closed() {
 
 #[test]
 fn a_consumed_error_leaves_reads_waiting() {
-    current_thread().block_on(async {
+    io_time_runtime().block_on(async {
         let socket = refused_socket().await;
         let mut buf = [0u8; 16];
         assert_refused(bounded("recv", socket.recv(&mut buf)).await);
@@ -177,7 +150,7 @@ fn a_consumed_error_leaves_reads_waiting() {
 
 #[test]
 fn a_later_datagram_is_received_after_the_error() {
-    current_thread().block_on(async {
+    io_time_runtime().block_on(async {
         let socket = UdpSocket::bind("127.0.0.1:0").await.expect("bind");
         let peer = UdpSocket::bind("127.0.0.1:0").await.expect("bind");
         socket.connect(closed_port()).await.expect("connect");
@@ -202,7 +175,7 @@ fn async_fd_read_guard_sees_the_error_and_clearing_readable_takes_it() {
     use rt_io::net::unix::AsyncFd;
     use rt_io::Ready;
 
-    current_thread().block_on(async {
+    io_time_runtime().block_on(async {
         let socket = std::net::UdpSocket::bind("127.0.0.1:0").expect("bind");
         socket.set_nonblocking(true).expect("non-blocking");
         socket.connect(closed_port()).expect("connect");

@@ -16,10 +16,13 @@
 //!   [`DropCounter`].
 //! * With feature `net`: [`io_runtime`], [`tcp_pair`], and an echo's two
 //!   sides ([`echo`], [`assert_echoed`]); with feature
-//!   `time`: [`time_runtime`]; with feature `signal` (Unix): `raise_now`.
+//!   `time`: [`time_runtime`]; with both: `io_time_runtime` (either
+//!   flavor) and `bounded`; with feature `signal` (Unix): `raise_now`.
 
 mod deadline;
 mod drop_counter;
+#[cfg(all(feature = "net", feature = "time"))]
+mod io_time;
 mod join;
 #[cfg(feature = "net")]
 mod net;
@@ -33,6 +36,8 @@ mod waker;
 
 pub use deadline::{within, DEADLINE};
 pub use drop_counter::DropCounter;
+#[cfg(all(feature = "net", feature = "time"))]
+pub use io_time::{bounded, io_time_runtime, io_time_runtime_multi_thread, READY_BOUND};
 pub use join::join2;
 #[cfg(feature = "net")]
 pub use net::{assert_echoed, echo, io_runtime, tcp_pair};
