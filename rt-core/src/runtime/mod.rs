@@ -55,7 +55,6 @@ mod driver;
 #[cfg(feature = "rt")]
 mod handle;
 pub(crate) mod metrics;
-#[cfg(feature = "rt")]
 mod park;
 #[cfg(feature = "rt")]
 #[allow(clippy::module_inception)]
@@ -80,7 +79,6 @@ pub use builder::{Builder, RngSeed};
 pub use handle::{EnterGuard, Handle};
 #[cfg(feature = "rt")]
 pub use metrics::{HistogramConfiguration, RuntimeMetrics};
-#[cfg(feature = "rt")]
 pub use park::{ParkThread, UnparkThread};
 #[cfg(feature = "rt")]
 pub use runtime::{Runtime, RuntimeFlavor};
