@@ -13,18 +13,15 @@
 //! nothing touches freed memory.
 #![cfg(all(feature = "net", any(target_os = "linux", target_os = "android")))]
 
-use rt_test::{bounded, io_time_runtime, io_time_runtime_multi_thread};
 use rt_io::net::unix::AsyncFd;
 use rt_io::Interest;
-use std::future::Future;
+use rt_test::{bounded, io_time_runtime, io_time_runtime_multi_thread};
 use std::io::Write;
 use std::os::fd::AsRawFd;
 use std::os::unix::net::{UnixDatagram, UnixStream};
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Arc;
 use std::task::{Context, Poll, Wake, Waker};
-use std::time::Duration;
-
 
 /// A waker that counts its wakes.
 struct Count(AtomicUsize);

@@ -8,15 +8,12 @@
 //! timer: a regression fails the test instead of hanging it.
 #![cfg(all(feature = "net", any(target_os = "linux", target_os = "android")))]
 
-use rt_test::{bounded, io_time_runtime, io_time_runtime_multi_thread};
 use rt_io::net::UdpSocket;
 use rt_io::Interest;
-use std::future::Future;
+use rt_test::{bounded, io_time_runtime, io_time_runtime_multi_thread};
 use std::io;
 use std::net::SocketAddr;
 use std::task::Poll;
-use std::time::Duration;
-
 
 /// A loopback address nothing listens on: a socket's port, freed again.
 fn closed_port() -> SocketAddr {
