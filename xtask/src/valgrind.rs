@@ -44,6 +44,10 @@ pub const QUICK: &[(&str, &str)] = &[
         "the reactor: registration, readiness, deregistration",
     ),
     (
+        "rt-io/net_stale_token",
+        "the reactor: an event under a released registration's token reaches no freed state",
+    ),
+    (
         "rt-time/sleep",
         "the timer wheel: insert, fire, cancel, reset",
     ),

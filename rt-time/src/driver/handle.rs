@@ -194,7 +194,7 @@ impl Handle {
 
     /// The deadline tick for `deadline`, rounded up so that a timer never
     /// fires early, and capped at `MAX_TICK`.
-    #[cfg(test)]
+    #[cfg(all(test, not(loom)))]
     pub(crate) fn deadline_to_tick(&self, deadline: std::time::Instant) -> u64 {
         self.deadline_to_tick_and_exact(deadline).0
     }
