@@ -46,25 +46,10 @@
 //!   [`UnhandledPanic`].
 
 mod blocking;
-#[cfg(feature = "rt")]
-mod builder;
-#[cfg(feature = "rt")]
-mod config;
 pub(crate) mod context;
 mod driver;
-#[cfg(feature = "rt")]
-mod handle;
 pub(crate) mod metrics;
 mod park;
-#[cfg(feature = "rt")]
-#[allow(clippy::module_inception)]
-mod runtime;
-#[cfg(feature = "rt")]
-pub(crate) mod scheduler;
-#[cfg(feature = "rt")]
-mod slow_poll;
-#[cfg(feature = "rt")]
-mod unhandled_panic;
 
 pub use blocking::BlockingActivity;
 pub use context::{assert_can_block, TryCurrentError};
@@ -72,21 +57,25 @@ pub use driver::{
     try_current_driver_handle, with_current_driver_handle, Driver, DriverHandles, Unpark,
 };
 pub use metrics::IoDriverMetrics;
-
-#[cfg(feature = "rt")]
-pub use builder::{Builder, RngSeed};
-#[cfg(feature = "rt")]
-pub use handle::{EnterGuard, Handle};
-#[cfg(feature = "rt")]
-pub use metrics::{HistogramConfiguration, RuntimeMetrics};
 pub use park::{ParkThread, UnparkThread};
-#[cfg(feature = "rt")]
-pub use runtime::{Runtime, RuntimeFlavor};
-#[cfg(feature = "rt")]
-pub use slow_poll::SlowPoll;
-#[cfg(feature = "rt")]
-pub use unhandled_panic::{PanicCallback, UnhandledPanic};
 
-/// A hook run by the runtime on one of its threads.
-#[cfg(feature = "rt")]
-pub(crate) type Callback = std::sync::Arc<dyn Fn() + Send + Sync>;
+cfg_rt! {
+    mod builder;
+    mod config;
+    mod handle;
+    #[allow(clippy::module_inception)]
+    mod runtime;
+    pub(crate) mod scheduler;
+    mod slow_poll;
+    mod unhandled_panic;
+
+    pub use builder::{Builder, RngSeed};
+    pub use handle::{EnterGuard, Handle};
+    pub use metrics::{HistogramConfiguration, RuntimeMetrics};
+    pub use runtime::{Runtime, RuntimeFlavor};
+    pub use slow_poll::SlowPoll;
+    pub use unhandled_panic::{PanicCallback, UnhandledPanic};
+
+    /// A hook run by the runtime on one of its threads.
+    pub(crate) type Callback = std::sync::Arc<dyn Fn() + Send + Sync>;
+}

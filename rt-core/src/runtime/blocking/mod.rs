@@ -10,17 +10,16 @@
 //! ([`BlockingActivity`]) is part of the driver seam and always present.
 
 mod activity;
-#[cfg(all(test, loom, feature = "rt"))]
-mod loom_models;
-#[cfg(feature = "rt")]
-mod pool;
-#[cfg(feature = "rt")]
-mod schedule;
-#[cfg(feature = "rt")]
-mod shared;
-#[cfg(feature = "rt")]
-mod task;
 
 pub use activity::BlockingActivity;
-#[cfg(feature = "rt")]
-pub(crate) use pool::{BlockingPool, PoolConfig, Spawner};
+
+cfg_rt! {
+    #[cfg(all(test, loom))]
+    mod loom_models;
+    mod pool;
+    mod schedule;
+    mod shared;
+    mod task;
+
+    pub(crate) use pool::{BlockingPool, PoolConfig, Spawner};
+}

@@ -7,17 +7,16 @@
 #[cfg(feature = "rt")]
 mod histogram;
 mod io;
-#[cfg(all(test, loom, feature = "rt"))]
-mod loom_models;
-#[cfg(feature = "rt")]
-mod runtime;
-#[cfg(feature = "rt")]
-mod worker;
 
-#[cfg(feature = "rt")]
-pub use histogram::HistogramConfiguration;
 pub use io::IoDriverMetrics;
-#[cfg(feature = "rt")]
-pub use runtime::RuntimeMetrics;
-#[cfg(feature = "rt")]
-pub(crate) use worker::{WorkerClock, WorkerMetrics};
+
+cfg_rt! {
+    #[cfg(all(test, loom))]
+    mod loom_models;
+    mod runtime;
+    mod worker;
+
+    pub use histogram::HistogramConfiguration;
+    pub use runtime::RuntimeMetrics;
+    pub(crate) use worker::{WorkerClock, WorkerMetrics};
+}
