@@ -18,7 +18,7 @@ impl Future for AlwaysReady {
     type Output = ();
 
     fn poll(self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<()> {
-        let mut restore = ready!(coop::poll_proceed(cx));
+        let restore = ready!(coop::poll_proceed(cx));
         restore.made_progress();
         Poll::Ready(())
     }

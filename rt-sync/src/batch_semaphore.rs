@@ -529,7 +529,7 @@ impl Future for Acquire<'_> {
 
     #[inline]
     fn poll(self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<Self::Output> {
-        let mut progress = ready!(coop::poll_proceed(cx));
+        let progress = ready!(coop::poll_proceed(cx));
         let this = self.project();
         let result =
             ready!(this

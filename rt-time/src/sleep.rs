@@ -164,7 +164,7 @@ impl Sleep {
 
     /// Polls for the deadline; what `Future::poll` does.
     fn poll_elapsed(self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<()> {
-        let mut coop = ready!(coop::poll_proceed(cx));
+        let coop = ready!(coop::poll_proceed(cx));
         let this = self.into_ref().get_ref();
         if this.entry.state() == UNREGISTERED {
             // SAFETY: as in `reset`; the `Pin<&mut Self>` we came from is

@@ -70,7 +70,7 @@ fn the_deadline_is_seen_when_the_inner_future_spends_the_budget() {
         // Spends every unit it is given and never completes.
         let greedy = std::future::poll_fn(|cx| loop {
             match coop::poll_proceed(cx) {
-                Poll::Ready(mut guard) => guard.made_progress(),
+                Poll::Ready(guard) => guard.made_progress(),
                 Poll::Pending => return Poll::<()>::Pending,
             }
         });

@@ -74,7 +74,7 @@ pub fn forced_yields() -> u64 {
 #[inline]
 pub fn poll_proceed(cx: &mut Context<'_>) -> Poll<RestoreOnPending> {
     BUDGET.with(|b| match b.get() {
-        None => Poll::Ready(RestoreOnPending(None)),
+        None => Poll::Ready(RestoreOnPending(Cell::new(None))),
         Some(0) => {
             FORCED_YIELDS.with(|c| c.set(c.get() + 1));
             cx.waker().wake_by_ref();
@@ -82,7 +82,7 @@ pub fn poll_proceed(cx: &mut Context<'_>) -> Poll<RestoreOnPending> {
         }
         Some(n) => {
             b.set(Some(n - 1));
-            Poll::Ready(RestoreOnPending(Some(n)))
+            Poll::Ready(RestoreOnPending(Cell::new(Some(n))))
         }
     })
 }
@@ -102,18 +102,19 @@ pub fn poll_budget_available(cx: &mut Context<'_>) -> Poll<()> {
 /// Gives a spent budget unit back unless the operation made progress.
 #[derive(Debug)]
 #[must_use = "dropping the guard at once gives the unit back"]
-pub struct RestoreOnPending(Option<u32>);
+pub struct RestoreOnPending(Cell<Option<u32>>);
 
 impl RestoreOnPending {
-    /// Keeps the unit spent: the operation completed.
-    pub fn made_progress(&mut self) {
-        self.0 = None;
+    /// Keeps the unit spent: the operation completed. Takes `&self`, as
+    /// tokio's does, so that a guard held by shared reference can be used.
+    pub fn made_progress(&self) {
+        self.0.set(None);
     }
 }
 
 impl Drop for RestoreOnPending {
     fn drop(&mut self) {
-        if let Some(previous) = self.0 {
+        if let Some(previous) = self.0.get() {
             BUDGET.with(|b| {
                 if b.get().is_some() {
                     b.set(Some(previous));
@@ -141,7 +142,7 @@ pub async fn consume_budget() {
         if spent {
             return Poll::Ready(());
         }
-        let mut guard = ready!(poll_proceed(cx));
+        let guard = ready!(poll_proceed(cx));
         guard.made_progress();
         spent = true;
         Poll::Ready(())
@@ -198,7 +199,7 @@ mod tests {
     fn budget_runs_out_and_is_restored_on_pending() {
         let mut cx = noop_cx();
         with_budget(2, || {
-            let mut a = match poll_proceed(&mut cx) {
+            let a = match poll_proceed(&mut cx) {
                 Poll::Ready(g) => g,
                 Poll::Pending => panic!("budget should allow"),
             };
@@ -206,7 +207,7 @@ mod tests {
             let b = poll_proceed(&mut cx);
             drop(b); // not made_progress: unit returns
             assert!(has_budget_remaining());
-            let mut c = match poll_proceed(&mut cx) {
+            let c = match poll_proceed(&mut cx) {
                 Poll::Ready(g) => g,
                 Poll::Pending => panic!("one unit left"),
             };

@@ -78,7 +78,7 @@ impl<T> Future for JoinHandle<T> {
     type Output = Result<T, JoinError>;
 
     fn poll(self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<Self::Output> {
-        let mut coop = ready!(coop::poll_proceed(cx));
+        let coop = ready!(coop::poll_proceed(cx));
         let mut out: Poll<Result<T, JoinError>> = Poll::Pending;
         // SAFETY: `out` has the task's output type and the handle holds join
         // interest.

@@ -110,7 +110,7 @@ impl ReadDir {
     /// An error reading the directory.
     pub fn poll_next_entry(&mut self, cx: &mut Context<'_>) -> Poll<io::Result<Option<DirEntry>>> {
         // Entries of a fetched batch are always ready, so they spend budget.
-        let mut coop = ready!(rt_core::task::coop::poll_proceed(cx));
+        let coop = ready!(rt_core::task::coop::poll_proceed(cx));
         let out = ready!(self.poll_next_in_batch(cx));
         coop.made_progress();
         Poll::Ready(out)

@@ -80,7 +80,7 @@ impl Registration {
         cx: &mut Context<'_>,
         direction: Direction,
     ) -> Poll<io::Result<ReadyEvent>> {
-        let mut budget = ready!(coop::poll_proceed(cx));
+        let budget = ready!(coop::poll_proceed(cx));
         let event = ready!(self.shared.poll_readiness(cx, direction));
         if event.is_shutdown {
             return Poll::Ready(Err(shutdown_error()));
@@ -180,7 +180,7 @@ impl Registration {
     ) -> io::Result<R> {
         loop {
             let event = self.readiness(interest).await?;
-            let mut budget = std::future::poll_fn(coop::poll_proceed).await;
+            let budget = std::future::poll_fn(coop::poll_proceed).await;
             match op() {
                 Err(e) if e.kind() == io::ErrorKind::WouldBlock => self.clear_readiness(event),
                 other => {

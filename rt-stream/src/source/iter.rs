@@ -41,7 +41,7 @@ impl<I: Iterator> Stream for Iter<I> {
     type Item = I::Item;
 
     fn poll_next(mut self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<Option<I::Item>> {
-        let mut budget = ready!(coop::poll_proceed(cx));
+        let budget = ready!(coop::poll_proceed(cx));
         budget.made_progress();
         Poll::Ready(self.iter.next())
     }

@@ -176,7 +176,7 @@ impl<T: Clone> Receiver<T> {
     /// returned.
     pub async fn recv(&mut self) -> Result<T, RecvError> {
         std::future::poll_fn(|cx| match coop::poll_proceed(cx) {
-            Poll::Ready(mut progress) => {
+            Poll::Ready(progress) => {
                 progress.made_progress();
                 Poll::Ready(())
             }

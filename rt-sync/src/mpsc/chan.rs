@@ -325,7 +325,7 @@ impl<T, S: ChanSemaphore> Rx<T, S> {
         limit: usize,
         mut take: impl FnMut(T),
     ) -> Poll<usize> {
-        let mut progress = ready!(coop::poll_proceed(cx));
+        let progress = ready!(coop::poll_proceed(cx));
         if self.taken.0.is_empty() {
             let mut shared = lock(&self.chan.shared);
             if shared.queue.is_empty() {

@@ -252,7 +252,7 @@ impl<T> Sender<T> {
     /// Polls for the receiver going away; registers `cx`'s waker otherwise.
     pub fn poll_closed(&mut self, cx: &mut Context<'_>) -> Poll<()> {
         let inner = &self.inner;
-        let mut progress = ready!(coop::poll_proceed(cx));
+        let progress = ready!(coop::poll_proceed(cx));
         let closed = inner.register(
             cx,
             &inner.tx_task,
@@ -338,7 +338,7 @@ impl<T> Future for Receiver<T> {
         let Some(inner) = self.inner.as_ref() else {
             return Poll::Ready(Err(RecvError(())));
         };
-        let mut progress = ready!(coop::poll_proceed(cx));
+        let progress = ready!(coop::poll_proceed(cx));
         let value = ready!(inner.poll_recv(cx));
         progress.made_progress();
         self.inner = None;

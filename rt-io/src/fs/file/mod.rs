@@ -288,13 +288,13 @@ impl AsyncRead for File {
         // one unit per `READS_PER_BUDGET_UNIT` reads: a byte-sized read
         // loop still yields regularly, without a scheduler round trip every
         // 128 tiny reads.
-        let mut coop = if state.charge_read() {
+        let coop = if state.charge_read() {
             Some(ready!(rt_core::task::coop::poll_proceed(cx)))
         } else {
             None
         };
         let out = ready!(state.poll_read(cx, std, buf));
-        if let Some(coop) = &mut coop {
+        if let Some(coop) = &coop {
             coop.made_progress();
         }
         Poll::Ready(out)
@@ -307,7 +307,7 @@ impl AsyncWrite for File {
         cx: &mut Context<'_>,
         buf: &[u8],
     ) -> Poll<io::Result<usize>> {
-        let mut coop = ready!(rt_core::task::coop::poll_proceed(cx));
+        let coop = ready!(rt_core::task::coop::poll_proceed(cx));
         let (std, state) = self.get_mut().parts();
         let out = ready!(state.poll_write(cx, std, buf));
         coop.made_progress();
@@ -315,7 +315,7 @@ impl AsyncWrite for File {
     }
 
     fn poll_flush(self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<io::Result<()>> {
-        let mut coop = ready!(rt_core::task::coop::poll_proceed(cx));
+        let coop = ready!(rt_core::task::coop::poll_proceed(cx));
         let (std, state) = self.get_mut().parts();
         let out = ready!(state.poll_flush(cx, std, false));
         coop.made_progress();
@@ -335,7 +335,7 @@ impl AsyncSeek for File {
 
     fn poll_complete(self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<io::Result<u64>> {
         // A known position is returned at once, so this spends budget too.
-        let mut coop = ready!(rt_core::task::coop::poll_proceed(cx));
+        let coop = ready!(rt_core::task::coop::poll_proceed(cx));
         let (std, state) = self.get_mut().parts();
         let out = ready!(state.poll_complete(cx, std));
         coop.made_progress();

@@ -56,7 +56,7 @@ impl CopyBuffer {
         W: AsyncWrite + ?Sized,
     {
         loop {
-            let mut budget = match coop::poll_proceed(cx) {
+            let budget = match coop::poll_proceed(cx) {
                 Poll::Ready(budget) => budget,
                 Poll::Pending => return flush_and_yield(&mut self.need_flush, writer.as_mut(), cx),
             };
@@ -184,7 +184,7 @@ where
     std::future::poll_fn(|cx| loop {
         let mut reader = Pin::new(&mut *reader);
         let mut writer = Pin::new(&mut *writer);
-        let Poll::Ready(mut budget) = coop::poll_proceed(cx) else {
+        let Poll::Ready(budget) = coop::poll_proceed(cx) else {
             return flush_and_yield(&mut need_flush, writer, cx);
         };
         let chunk = match retry_interrupted(reader.as_mut().poll_fill_buf(cx), cx) {

@@ -83,7 +83,7 @@ impl AsyncRead for DuplexStream {
         cx: &mut Context<'_>,
         buf: &mut ReadBuf<'_>,
     ) -> Poll<io::Result<()>> {
-        let mut budget = ready!(coop::poll_proceed(cx));
+        let budget = ready!(coop::poll_proceed(cx));
         let mut pipe = lock(&self.read);
         let (result, wakeups) = pipe.poll_read(cx, buf);
         drop(pipe);
@@ -100,7 +100,7 @@ impl AsyncWrite for DuplexStream {
         cx: &mut Context<'_>,
         buf: &[u8],
     ) -> Poll<io::Result<usize>> {
-        let mut budget = ready!(coop::poll_proceed(cx));
+        let budget = ready!(coop::poll_proceed(cx));
         let mut pipe = lock(&self.write);
         let (result, wakeups) = pipe.poll_write(cx, buf);
         drop(pipe);

@@ -9,7 +9,7 @@ use std::task::{ready, Context, Poll};
 
 /// Spends one unit of coop budget for an operation that always succeeds.
 fn poll_spend_budget(cx: &mut Context<'_>) -> Poll<()> {
-    let mut budget = ready!(coop::poll_proceed(cx));
+    let budget = ready!(coop::poll_proceed(cx));
     budget.made_progress();
     Poll::Ready(())
 }

@@ -52,7 +52,7 @@ impl AsyncRead for SimplexStream {
         cx: &mut Context<'_>,
         buf: &mut ReadBuf<'_>,
     ) -> Poll<io::Result<()>> {
-        let mut budget = ready!(coop::poll_proceed(cx));
+        let budget = ready!(coop::poll_proceed(cx));
         let (result, wakeups) = self.pipe.poll_read(cx, buf);
         wakeups.wake();
         let result = ready!(result);
@@ -67,7 +67,7 @@ impl AsyncWrite for SimplexStream {
         cx: &mut Context<'_>,
         buf: &[u8],
     ) -> Poll<io::Result<usize>> {
-        let mut budget = ready!(coop::poll_proceed(cx));
+        let budget = ready!(coop::poll_proceed(cx));
         let (result, wakeups) = self.pipe.poll_write(cx, buf);
         wakeups.wake();
         let result = ready!(result);

@@ -74,7 +74,7 @@ impl Signal {
     /// since the last `Ready`; otherwise `Pending`, and `cx`'s waker is woken
     /// on the next delivery. Only the waker of the latest call is kept.
     pub fn poll_recv(&mut self, cx: &mut Context<'_>) -> Poll<Option<()>> {
-        let mut budget = ready!(rt_core::task::coop::poll_proceed(cx));
+        let budget = ready!(rt_core::task::coop::poll_proceed(cx));
         ready!(self.listener.poll_delivery(cx));
         budget.made_progress();
         Poll::Ready(Some(()))
