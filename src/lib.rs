@@ -67,3 +67,11 @@ pub mod macros;
 pub use rt_macros::{main, test};
 #[cfg(all(feature = "macros", not(feature = "rt-multi-thread")))]
 pub use rt_macros::{main_rt as main, test_rt as test};
+// The same attributes expanding to `::tokio` paths, for compat/tokio to
+// export as its `main` and `test`.
+#[cfg(all(feature = "macros", feature = "rt-multi-thread"))]
+#[doc(hidden)]
+pub use rt_macros::{tokio_main, tokio_test};
+#[cfg(all(feature = "macros", not(feature = "rt-multi-thread")))]
+#[doc(hidden)]
+pub use rt_macros::{tokio_main_rt as tokio_main, tokio_test_rt as tokio_test};

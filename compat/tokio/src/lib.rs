@@ -12,3 +12,8 @@
 //! rt at tokio's paths, and maps tokio's feature names onto rt's.
 
 pub use rt_facade::*;
+
+// `#[tokio::main]` and `#[tokio::test]`: rt's attributes, expanding to
+// `::tokio` paths (the glob above would bring rt's, which name `::rt`).
+#[cfg(feature = "macros")]
+pub use rt_facade::{tokio_main as main, tokio_test as test};

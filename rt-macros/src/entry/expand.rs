@@ -205,12 +205,15 @@ pub(crate) fn stand_in(kind: EntryKind, mut function: ItemFn, error: syn::Error)
 
 #[cfg(test)]
 mod tests {
-    use super::super::{expand, EntryKind};
+    use super::super::{expand, EntryKind, Target};
 
     fn expand_str(kind: EntryKind, args: &str, item: &str) -> String {
         expand(
             kind,
-            true,
+            Target {
+                multi_thread: true,
+                crate_name: "rt",
+            },
             args.parse().expect("test arguments tokenize"),
             item.parse().expect("test item tokenizes"),
         )

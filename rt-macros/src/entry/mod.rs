@@ -23,11 +23,23 @@ pub(crate) enum EntryKind {
     Test,
 }
 
-/// Expands `#[rt::main(args)]` or `#[rt::test(args)]` on `item`, for an rt
-/// build with (`multi_thread`) or without the multi-thread scheduler.
+/// The build of rt an attribute expands for, and the name it is reached by.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Target {
+    /// Whether that build has the multi-thread scheduler (rt's
+    /// `rt-multi-thread` feature).
+    pub(crate) multi_thread: bool,
+    /// The crate the expansion names unless `crate = "..."` says otherwise:
+    /// `rt`, or `tokio` for the attributes compat/tokio exports, since a
+    /// crate that patches that in knows it only as `tokio`.
+    pub(crate) crate_name: &'static str,
+}
+
+/// Expands `#[rt::main(args)]` or `#[rt::test(args)]` on `item` for
+/// `target`.
 pub(crate) fn expand(
     kind: EntryKind,
-    multi_thread: bool,
+    target: Target,
     args: TokenStream,
     item: TokenStream,
 ) -> TokenStream {
@@ -41,7 +53,7 @@ pub(crate) fn expand(
         }
     };
     let mut errors = config::Errors::default();
-    let config = config::parse(kind, multi_thread, args);
+    let config = config::parse(kind, target, args);
     if let Err(error) = function::check(kind, &function) {
         errors.push(error);
     }
