@@ -34,6 +34,7 @@ mod features;
 mod loom;
 mod smoke;
 mod test_binaries;
+mod tokio_suite;
 mod valgrind;
 
 use cargo::cargo;
@@ -50,9 +51,10 @@ fn main() {
         Some("bench") => bench::bench(&args[1..]),
         Some("test") => deadline::workspace_tests(),
         Some("valgrind") => valgrind::valgrind(&args[1..]),
+        Some("tokio-suite") => tokio_suite::tokio_suite(&args[1..]),
         _ => {
             eprintln!(
-                "usage: cargo xtask <ci | features | test | loom [CRATE] | smoke | bench [ARGS] | valgrind [--quick]>"
+                "usage: cargo xtask <ci | features | test | loom [CRATE] | smoke | bench [ARGS] | valgrind [--quick] | tokio-suite [FILTER]>"
             );
             exit(2);
         }

@@ -90,7 +90,7 @@ pub fn build(args: &[&str], envs: &[(&str, &str)]) -> Result<Vec<TestBinary>, St
 }
 
 /// The test executable a `compiler-artifact` message announces, if any.
-fn parse_artifact(line: &str) -> Option<TestBinary> {
+pub fn parse_artifact(line: &str) -> Option<TestBinary> {
     // A test build has `"test":true` in its profile; bins built for
     // integration tests have an executable too, but not that.
     let profile = line.split("\"profile\":{").nth(1)?.split('}').next()?;
@@ -126,7 +126,7 @@ fn package_name(id: &str) -> Option<String> {
 
 /// The string value of the first `"key":"..."` in `line` (`key` may end in
 /// `":[` to take an array's first string), with JSON escapes undone.
-fn string_field(line: &str, key: &str) -> Option<String> {
+pub fn string_field(line: &str, key: &str) -> Option<String> {
     let opener = if key.ends_with('[') {
         format!("\"{key}\"")
     } else {

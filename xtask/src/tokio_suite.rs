@@ -1,0 +1,713 @@
+//! `cargo xtask tokio-suite`: tokio's own integration tests, run against rt
+//! under tokio's crate name (compat/tokio).
+//!
+//! The tests are tokio 1.54.1's, read from cargo's registry source where
+//! `cargo fetch` puts them; nothing of them is copied into the repository.
+//! xtask writes a crate under `target/tokio-suite/rt` with one `[[test]]`
+//! per test file, pointing at the registry path, tokio's dev-dependencies,
+//! and `[patch.crates-io]` replacing tokio with compat/tokio. Then:
+//!
+//! 1. it builds every test file (`--keep-going`): a file that does not
+//!    compile counts every one of its tests as failed, the count taken from
+//!    the same file built against the real tokio (a second generated crate,
+//!    `target/tokio-suite/tokio`), or, if that fails too, from its test
+//!    attributes;
+//! 2. it lists each binary's tests and runs every test alone
+//!    (`--exact NAME`) under a deadline, a few at a time, so that a hang
+//!    costs one test and not the run;
+//! 3. it prints a table per file and the totals, writes every failure with
+//!    a one-line reason to `target/tokio-suite/failures.txt`, and compares
+//!    the failures with compat/tokio/known-differences.txt.
+//!
+//! It fails when fewer than [`REQUIRED_PERCENT`] of the tests pass, or when
+//! a test fails that the list of known differences does not name. Listed
+//! tests that pass are reported, so that the list only holds differences
+//! that still exist.
+//!
+//! `RT_TOKIO_SUITE_JOBS` (tests run at once, 3 by default) and
+//! `RT_TOKIO_SUITE_DEADLINE` (seconds per test, 60 by default) tune a run;
+//! `cargo xtask tokio-suite FILTER` runs only the files whose name contains
+//! FILTER (and checks nothing but the list).
+
+use std::collections::{BTreeMap, BTreeSet};
+use std::fmt::Write as _;
+use std::fs;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Stdio};
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::Mutex;
+use std::thread;
+use std::time::{Duration, Instant};
+
+use crate::cargo::workspace_root;
+use crate::test_binaries::{parse_artifact, string_field};
+
+/// The tokio release whose tests are run.
+const TOKIO_VERSION: &str = "1.54.1";
+
+/// The share of tests that must pass, in percent.
+const REQUIRED_PERCENT: f64 = 95.0;
+
+/// The bound on one test, unless `RT_TOKIO_SUITE_DEADLINE` says otherwise.
+const TEST_DEADLINE: Duration = Duration::from_secs(60);
+
+/// Tests run at once, unless `RT_TOKIO_SUITE_JOBS` says otherwise.
+const JOBS: usize = 3;
+
+/// The known differences, relative to the workspace root.
+const KNOWN_DIFFERENCES: &str = "compat/tokio/known-differences.txt";
+
+/// tokio's dev-dependencies, as its tests use them (its own Cargo.toml
+/// lists them; `bytes` and `libc` are its dependencies that tests name).
+const DEV_DEPENDENCIES: &str = r#"async-stream = "0.3"
+bytes = "1"
+futures = { version = "0.3", features = ["async-await"] }
+futures-concurrency = "7.6.3"
+futures-test = "0.3.31"
+libc = "0.2"
+mockall = "0.13"
+nix = { version = "0.31", default-features = false, features = ["aio", "fs", "socket"] }
+proptest = "1"
+rand = "0.9"
+socket2 = { version = "0.6", features = ["all"] }
+tempfile = "3"
+tokio-stream = "0.1"
+tokio-test = "0.4"
+"#;
+
+/// tokio's feature names: the test files gate themselves on them
+/// (`#![cfg(feature = "full")]`, `#![cfg(feature = "sync")]`, ...), so the
+/// generated crate has each, all on by default.
+const FEATURES: &[&str] = &[
+    "fs",
+    "io-util",
+    "io-std",
+    "macros",
+    "net",
+    "parking_lot",
+    "process",
+    "rt",
+    "rt-multi-thread",
+    "signal",
+    "sync",
+    "time",
+];
+
+/// One test file's result.
+#[derive(Debug, Default)]
+struct FileResult {
+    /// Whether it compiled against rt.
+    compiled: bool,
+    /// Its tests (not counting ignored ones), in listing order.
+    tests: Vec<String>,
+    /// The tests that failed, each with a one-line reason.
+    failed: BTreeMap<String, String>,
+    /// The compiler's errors, when it did not compile.
+    errors: Vec<String>,
+}
+
+/// `cargo xtask tokio-suite [FILTER]`.
+pub fn tokio_suite(args: &[String]) -> Result<(), String> {
+    let started = Instant::now();
+    let filter = args.first().map(String::as_str);
+    let root = workspace_root();
+    let base = root.join("target").join("tokio-suite");
+    let tests_dir = fetch_tokio(&base)?;
+    let files = test_files(&tests_dir, filter)?;
+    if files.is_empty() {
+        return Err(format!("no test file of tokio matches {filter:?}"));
+    }
+    let target_dir = base.join("target");
+    let rt_crate = base.join("rt");
+    let patch = root.join("compat").join("tokio");
+    write_crate(&rt_crate, &files, &tests_dir, Some(&patch))?;
+    let (binaries, mut errors) = build(&rt_crate, &target_dir)?;
+
+    let mut results: BTreeMap<String, FileResult> = BTreeMap::new();
+    for file in &files {
+        let result = results.entry(file.clone()).or_default();
+        match binaries.get(file) {
+            Some(binary) => {
+                result.compiled = true;
+                result.tests = list_tests(binary, &rt_crate)?;
+            }
+            None => result.errors = errors.remove(file).unwrap_or_default(),
+        }
+    }
+    count_uncompiled(&base, &tests_dir, &target_dir, &mut results)?;
+    run_all(&binaries, &rt_crate, &mut results)?;
+
+    let known = read_known_differences(&root.join(KNOWN_DIFFERENCES))?;
+    let report = report(&results, &known, filter.is_none());
+    fs::write(base.join("failures.txt"), failure_list(&results))
+        .map_err(|e| format!("could not write the failure list: {e}"))?;
+    println!(
+        "xtask tokio-suite: {} (every failure: {}) in {:.0?}",
+        report.summary,
+        base.join("failures.txt").display(),
+        started.elapsed()
+    );
+    if report.problems.is_empty() {
+        Ok(())
+    } else {
+        Err(report.problems.join("\n"))
+    }
+}
+
+/// Fetches tokio's package with cargo and returns its `tests` directory in
+/// cargo's registry source.
+fn fetch_tokio(base: &Path) -> Result<PathBuf, String> {
+    let dir = base.join("fetch");
+    let manifest = format!(
+        "[package]\nname = \"tokio-suite-fetch\"\nversion = \"0.0.0\"\nedition = \"2021\"\n\
+         publish = false\n\n[workspace]\n\n[dependencies]\ntokio = \"={TOKIO_VERSION}\"\n"
+    );
+    write_package(&dir, &manifest)?;
+    run_cargo(&dir, &["fetch"])?;
+    let metadata = cargo_output(&dir, &["metadata", "--format-version", "1"])?;
+    let wanted = format!("tokio-{TOKIO_VERSION}");
+    metadata
+        .split("\"manifest_path\":\"")
+        .skip(1)
+        .filter_map(|rest| rest.split('"').next())
+        .map(|path| {
+            Path::new(path)
+                .parent()
+                .unwrap_or(Path::new(""))
+                .to_path_buf()
+        })
+        .find(|dir| dir.file_name().is_some_and(|name| name == wanted.as_str()))
+        .map(|dir| dir.join("tests"))
+        .ok_or_else(|| format!("`cargo metadata` does not name tokio {TOKIO_VERSION}'s package"))
+}
+
+/// The integration test files (by name, without `.rs`) in `dir`, sorted;
+/// with a filter, those whose name contains it.
+fn test_files(dir: &Path, filter: Option<&str>) -> Result<Vec<String>, String> {
+    let entries =
+        fs::read_dir(dir).map_err(|e| format!("could not read {}: {e}", dir.display()))?;
+    let mut files: Vec<String> = entries
+        .filter_map(Result::ok)
+        .filter_map(|entry| {
+            let name = entry.file_name().to_string_lossy().into_owned();
+            name.strip_suffix(".rs").map(str::to_string)
+        })
+        .filter(|name| filter.map_or(true, |filter| name.contains(filter)))
+        .collect();
+    files.sort();
+    Ok(files)
+}
+
+/// Writes the crate that builds `files` as its tests, against rt
+/// (`patch`: compat/tokio's path) or against the real tokio (`None`).
+fn write_crate(
+    dir: &Path,
+    files: &[String],
+    tests_dir: &Path,
+    patch: Option<&Path>,
+) -> Result<(), String> {
+    let mut manifest = String::from(
+        "# Generated by `cargo xtask tokio-suite`; not part of the repository.\n\
+         [package]\nname = \"tokio-suite\"\nversion = \"0.0.0\"\nedition = \"2021\"\n\
+         publish = false\nautotests = false\n\n[workspace]\n\n[features]\n",
+    );
+    let quoted: Vec<String> = FEATURES.iter().map(|f| format!("\"{f}\"")).collect();
+    let _ = writeln!(
+        manifest,
+        "default = [\"full\"]\nfull = [{}]",
+        quoted.join(", ")
+    );
+    for feature in FEATURES {
+        let _ = writeln!(manifest, "{feature} = []");
+    }
+    let tokio = match patch {
+        Some(_) => TOKIO_VERSION.to_string(),
+        None => format!("={TOKIO_VERSION}"),
+    };
+    let _ = write!(
+        manifest,
+        "\n[dev-dependencies]\ntokio = {{ version = \"{tokio}\", features = [\"full\", \"test-util\"] }}\n{DEV_DEPENDENCIES}"
+    );
+    if let Some(path) = patch {
+        let _ = write!(
+            manifest,
+            "\n[patch.crates-io]\ntokio = {{ path = {} }}\n",
+            toml_string(path)
+        );
+    }
+    for file in files {
+        let path = tests_dir.join(format!("{file}.rs"));
+        let _ = write!(
+            manifest,
+            "\n[[test]]\nname = \"{file}\"\npath = {}\n",
+            toml_string(&path)
+        );
+    }
+    write_package(dir, &manifest)
+}
+
+/// A path as a TOML string.
+fn toml_string(path: &Path) -> String {
+    let text = path.display().to_string();
+    format!("\"{}\"", text.replace('\\', "\\\\").replace('"', "\\\""))
+}
+
+/// Writes `manifest` and an empty library into `dir`.
+fn write_package(dir: &Path, manifest: &str) -> Result<(), String> {
+    let write = || -> std::io::Result<()> {
+        fs::create_dir_all(dir.join("src"))?;
+        fs::write(dir.join("Cargo.toml"), manifest)?;
+        fs::write(dir.join("src").join("lib.rs"), "")
+    };
+    write().map_err(|e| format!("could not write {}: {e}", dir.display()))
+}
+
+/// Builds the crate's tests, going on past files that do not compile.
+/// Returns the executable of each file that compiled and the errors of
+/// each that did not.
+#[allow(clippy::type_complexity)]
+fn build(
+    dir: &Path,
+    target_dir: &Path,
+) -> Result<(BTreeMap<String, PathBuf>, BTreeMap<String, Vec<String>>), String> {
+    let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".to_string());
+    let args = ["build", "--tests", "--keep-going", "--message-format=json"];
+    println!("xtask: cargo {} (in {})", args.join(" "), dir.display());
+    let started = Instant::now();
+    let output = Command::new(cargo)
+        .args(args)
+        .env("CARGO_TARGET_DIR", target_dir)
+        .current_dir(dir)
+        .stderr(Stdio::inherit())
+        .output()
+        .map_err(|e| format!("could not start cargo: {e}"))?;
+    println!("xtask: ... {:.1?}", started.elapsed());
+    let stdout = String::from_utf8_lossy(&output.stdout);
+    let mut binaries = BTreeMap::new();
+    let mut errors: BTreeMap<String, Vec<String>> = BTreeMap::new();
+    for line in stdout.lines() {
+        if let Some(binary) = parse_artifact(line) {
+            binaries.insert(binary.target, binary.path);
+        } else if let Some((target, error)) = compile_error(line) {
+            let list = errors.entry(target).or_default();
+            if !list.contains(&error) {
+                list.push(error);
+            }
+        }
+    }
+    if binaries.is_empty() && !output.status.success() {
+        return Err(format!(
+            "no test file compiled ({}); see cargo's output above",
+            output.status
+        ));
+    }
+    Ok((binaries, errors))
+}
+
+/// The test target and first line of an error that a `compiler-message`
+/// line reports.
+fn compile_error(line: &str) -> Option<(String, String)> {
+    if string_field(line, "reason")? != "compiler-message" {
+        return None;
+    }
+    let rendered = string_field(line, "rendered")?;
+    let first = rendered.lines().next()?.to_string();
+    if !first.starts_with("error") || first.starts_with("error: aborting") {
+        return None;
+    }
+    let target = line.split("\"target\":{").nth(1)?;
+    Some((string_field(target, "name")?, first))
+}
+
+/// The tests of `binary` that run by default (ignored ones left out).
+fn list_tests(binary: &Path, dir: &Path) -> Result<Vec<String>, String> {
+    let all = listed(binary, dir, &["--list"])?;
+    let ignored: BTreeSet<String> = listed(binary, dir, &["--list", "--ignored"])?
+        .into_iter()
+        .collect();
+    Ok(all.into_iter().filter(|t| !ignored.contains(t)).collect())
+}
+
+fn listed(binary: &Path, dir: &Path, args: &[&str]) -> Result<Vec<String>, String> {
+    let output = Command::new(binary)
+        .args(args)
+        .current_dir(dir)
+        .output()
+        .map_err(|e| format!("could not run {}: {e}", binary.display()))?;
+    Ok(String::from_utf8_lossy(&output.stdout)
+        .lines()
+        .filter_map(|line| line.strip_suffix(": test"))
+        .map(str::to_string)
+        .collect())
+}
+
+/// Gives every file that did not compile its test count, from the same
+/// file built against the real tokio, or else from its test attributes.
+fn count_uncompiled(
+    base: &Path,
+    tests_dir: &Path,
+    target_dir: &Path,
+    results: &mut BTreeMap<String, FileResult>,
+) -> Result<(), String> {
+    let uncompiled: Vec<String> = results
+        .iter()
+        .filter(|(_, r)| !r.compiled)
+        .map(|(file, _)| file.clone())
+        .collect();
+    if uncompiled.is_empty() {
+        return Ok(());
+    }
+    println!(
+        "xtask: {} files did not compile against rt; counting their tests against tokio {TOKIO_VERSION}",
+        uncompiled.len()
+    );
+    let dir = base.join("tokio");
+    write_crate(&dir, &uncompiled, tests_dir, None)?;
+    let (binaries, _) = build(&dir, target_dir).unwrap_or_default();
+    for file in uncompiled {
+        let result = results.get_mut(&file).expect("every file has a result");
+        result.tests = match binaries.get(&file) {
+            Some(binary) => list_tests(binary, &dir)?,
+            None => attribute_count(&tests_dir.join(format!("{file}.rs")))
+                .map(|n| (1..=n).map(|i| format!("#{i}")).collect())
+                .unwrap_or_default(),
+        };
+        let reason = format!(
+            "does not compile: {}",
+            result
+                .errors
+                .first()
+                .map_or("(no error read)", String::as_str)
+        );
+        result.failed = result
+            .tests
+            .iter()
+            .map(|t| (t.clone(), reason.clone()))
+            .collect();
+    }
+    Ok(())
+}
+
+/// How many test attributes a file has (`#[test]`, `#[tokio::test...]`).
+fn attribute_count(path: &Path) -> Option<usize> {
+    let text = fs::read_to_string(path).ok()?;
+    Some(
+        text.lines()
+            .map(str::trim_start)
+            .filter(|l| l.starts_with("#[test]") || l.starts_with("#[tokio::test"))
+            .count(),
+    )
+}
+
+/// Runs every listed test alone, `RT_TOKIO_SUITE_JOBS` at a time, and
+/// records the failures.
+fn run_all(
+    binaries: &BTreeMap<String, PathBuf>,
+    dir: &Path,
+    results: &mut BTreeMap<String, FileResult>,
+) -> Result<(), String> {
+    let deadline = env_number("RT_TOKIO_SUITE_DEADLINE", TEST_DEADLINE.as_secs())?;
+    let deadline = Duration::from_secs(deadline);
+    let jobs = env_number("RT_TOKIO_SUITE_JOBS", JOBS as u64)?.max(1) as usize;
+    let work: Vec<(String, String)> = results
+        .iter()
+        .filter(|(_, r)| r.compiled)
+        .flat_map(|(file, r)| r.tests.iter().map(move |t| (file.clone(), t.clone())))
+        .collect();
+    println!(
+        "xtask: running {} tests one by one, {jobs} at a time, each bounded at {} s",
+        work.len(),
+        deadline.as_secs()
+    );
+    let next = AtomicUsize::new(0);
+    let failures = Mutex::new(Vec::new());
+    let scratch = dir.join("output");
+    fs::create_dir_all(&scratch).map_err(|e| format!("could not create {scratch:?}: {e}"))?;
+    thread::scope(|scope| {
+        for worker in 0..jobs {
+            let (next, failures, work, scratch) = (&next, &failures, &work, &scratch);
+            scope.spawn(move || loop {
+                let index = next.fetch_add(1, Ordering::Relaxed);
+                let Some((file, test)) = work.get(index) else {
+                    break;
+                };
+                let log = scratch.join(format!("worker-{worker}.log"));
+                let outcome = run_test(&binaries[file], dir, test, deadline, &log);
+                if let Err(reason) = outcome {
+                    println!("FAIL {file}::{test}: {reason}");
+                    failures.lock().unwrap_or_else(|e| e.into_inner()).push((
+                        file.clone(),
+                        test.clone(),
+                        reason,
+                    ));
+                }
+                if (index + 1) % 200 == 0 {
+                    println!("xtask: ... {} of {} tests run", index + 1, work.len());
+                }
+            });
+        }
+    });
+    for (file, test, reason) in failures.into_inner().unwrap_or_else(|e| e.into_inner()) {
+        if let Some(result) = results.get_mut(&file) {
+            result.failed.insert(test, reason);
+        }
+    }
+    Ok(())
+}
+
+/// Runs one test alone; the error is why it failed, in one line.
+fn run_test(
+    binary: &Path,
+    dir: &Path,
+    test: &str,
+    deadline: Duration,
+    log: &Path,
+) -> Result<(), String> {
+    let out = fs::File::create(log).map_err(|e| format!("could not create {log:?}: {e}"))?;
+    let err = out.try_clone().map_err(|e| e.to_string())?;
+    let mut child = Command::new(binary)
+        .args(["--exact", test, "--test-threads=1"])
+        .current_dir(dir)
+        .env("CARGO_MANIFEST_DIR", dir)
+        .stdin(Stdio::null())
+        .stdout(out)
+        .stderr(err)
+        .spawn()
+        .map_err(|e| format!("could not run {}: {e}", binary.display()))?;
+    let started = Instant::now();
+    let status = loop {
+        if let Some(status) = child.try_wait().map_err(|e| e.to_string())? {
+            break Some(status);
+        }
+        if started.elapsed() >= deadline {
+            let _ = child.kill();
+            let _ = child.wait();
+            break None;
+        }
+        thread::sleep(Duration::from_millis(20));
+    };
+    let output = fs::read_to_string(log).unwrap_or_default();
+    match status {
+        None => Err(format!("hangs (killed after {} s)", deadline.as_secs())),
+        Some(status) if status.success() && output.contains("1 passed") => Ok(()),
+        Some(status) if status.success() => Err("did not run (filtered out)".to_string()),
+        Some(status) => Err(failure_reason(&output, &status.to_string())),
+    }
+}
+
+/// The panic message of a failed test's output, in one line.
+fn failure_reason(output: &str, status: &str) -> String {
+    let mut lines = output.lines();
+    while let Some(line) = lines.next() {
+        if line.contains("panicked at") {
+            let message = lines.next().unwrap_or("").trim();
+            let shortened: String = message.chars().take(200).collect();
+            return format!("panicked: {shortened}");
+        }
+        if line.starts_with("test result:") {
+            break;
+        }
+    }
+    format!("failed without a panic message ({status})")
+}
+
+fn env_number(name: &str, default: u64) -> Result<u64, String> {
+    match std::env::var(name) {
+        Err(_) => Ok(default),
+        Ok(text) => text
+            .trim()
+            .parse()
+            .map_err(|_| format!("{name}={text:?} is not a number")),
+    }
+}
+
+/// `file::test` to its reason, from the list of known differences: lines
+/// `file::test  reason`; blank lines and `#` comments skipped.
+fn read_known_differences(path: &Path) -> Result<BTreeMap<String, String>, String> {
+    let text =
+        fs::read_to_string(path).map_err(|e| format!("could not read {}: {e}", path.display()))?;
+    parse_known_differences(&text)
+}
+
+fn parse_known_differences(text: &str) -> Result<BTreeMap<String, String>, String> {
+    let mut known = BTreeMap::new();
+    for (number, line) in text.lines().enumerate() {
+        let line = line.trim();
+        if line.is_empty() || line.starts_with('#') {
+            continue;
+        }
+        let (name, reason) = line.split_once(char::is_whitespace).unwrap_or((line, ""));
+        if !name.contains("::") || reason.trim().is_empty() {
+            return Err(format!(
+                "{KNOWN_DIFFERENCES}:{}: expected `file::test  reason`, found {line:?}",
+                number + 1
+            ));
+        }
+        known.insert(name.to_string(), reason.trim().to_string());
+    }
+    Ok(known)
+}
+
+/// What the run found: a summary line, and what makes it fail.
+struct Report {
+    summary: String,
+    problems: Vec<String>,
+}
+
+/// Prints the table and checks the results against `known`; `whole`
+/// says whether every file ran (only then the pass rate is checked).
+fn report(
+    results: &BTreeMap<String, FileResult>,
+    known: &BTreeMap<String, String>,
+    whole: bool,
+) -> Report {
+    println!(
+        "\n{:<40} {:>9} {:>8} {:>6}",
+        "file", "compiled", "passed", "total"
+    );
+    let (mut passed, mut total, mut compiled) = (0, 0, 0);
+    let mut unexpected = Vec::new();
+    let mut failing = BTreeSet::new();
+    for (file, result) in results {
+        let file_total = result.tests.len();
+        let file_passed = file_total - result.failed.len();
+        println!(
+            "{file:<40} {:>9} {file_passed:>8} {file_total:>6}",
+            if result.compiled { "yes" } else { "NO" }
+        );
+        passed += file_passed;
+        total += file_total;
+        compiled += usize::from(result.compiled);
+        for (test, reason) in &result.failed {
+            let name = format!("{file}::{test}");
+            if !known.contains_key(&name) {
+                unexpected.push(format!("  {name}: {reason}"));
+            }
+            failing.insert(name);
+        }
+    }
+    let percent = if total == 0 {
+        100.0
+    } else {
+        100.0 * passed as f64 / total as f64
+    };
+    let summary = format!(
+        "{compiled} of {} files compiled, {passed} of {total} tests passed ({percent:.1}%)",
+        results.len()
+    );
+    println!("{:<40} {compiled:>9} {passed:>8} {total:>6}\n", "total");
+    let ran: BTreeSet<&String> = results.keys().collect();
+    let now_passing: Vec<&String> = known
+        .keys()
+        .filter(|name| {
+            let file = name.split("::").next().unwrap_or("");
+            ran.contains(&file.to_string()) && !failing.contains(*name)
+        })
+        .collect();
+    for name in &now_passing {
+        println!("xtask tokio-suite: listed as a known difference but passes now: {name}");
+    }
+    let mut problems = Vec::new();
+    if whole && percent < REQUIRED_PERCENT {
+        problems.push(format!(
+            "{percent:.1}% of tokio's tests pass on rt; at least {REQUIRED_PERCENT}% must"
+        ));
+    }
+    if !unexpected.is_empty() {
+        problems.push(format!(
+            "{} tests fail that {KNOWN_DIFFERENCES} does not list:\n{}",
+            unexpected.len(),
+            unexpected.join("\n")
+        ));
+    }
+    Report { summary, problems }
+}
+
+/// Every failure, `file::test  reason`, one a line, then each file that
+/// did not compile with its errors.
+fn failure_list(results: &BTreeMap<String, FileResult>) -> String {
+    let mut text = String::new();
+    for (file, result) in results {
+        for (test, reason) in &result.failed {
+            let _ = writeln!(text, "{file}::{test}  {reason}");
+        }
+    }
+    for (file, result) in results.iter().filter(|(_, r)| !r.compiled) {
+        let _ = writeln!(text, "\n# {file} does not compile:");
+        for error in &result.errors {
+            let _ = writeln!(text, "#   {error}");
+        }
+    }
+    text
+}
+
+/// Runs `cargo ARGS` in `dir`, output passed through.
+fn run_cargo(dir: &Path, args: &[&str]) -> Result<(), String> {
+    let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".to_string());
+    let status = Command::new(cargo)
+        .args(args)
+        .current_dir(dir)
+        .status()
+        .map_err(|e| format!("could not start cargo: {e}"))?;
+    if status.success() {
+        Ok(())
+    } else {
+        Err(format!("`cargo {}` failed ({status})", args.join(" ")))
+    }
+}
+
+/// The stdout of `cargo ARGS` in `dir`.
+fn cargo_output(dir: &Path, args: &[&str]) -> Result<String, String> {
+    let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".to_string());
+    let output = Command::new(cargo)
+        .args(args)
+        .current_dir(dir)
+        .stderr(Stdio::inherit())
+        .output()
+        .map_err(|e| format!("could not start cargo: {e}"))?;
+    if !output.status.success() {
+        return Err(format!(
+            "`cargo {}` failed ({})",
+            args.join(" "),
+            output.status
+        ));
+    }
+    Ok(String::from_utf8_lossy(&output.stdout).into_owned())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn known_differences_are_read() {
+        let text = "# comment\n\nsync_mpsc::a  names tokio in its panic\nfs::b\treason two\n";
+        let known = parse_known_differences(text).unwrap();
+        assert_eq!(known["sync_mpsc::a"], "names tokio in its panic");
+        assert_eq!(known["fs::b"], "reason two");
+        assert!(parse_known_differences("no_reason::x\n").is_err());
+        assert!(parse_known_differences("missing-separator reason\n").is_err());
+    }
+
+    #[test]
+    fn a_panic_message_is_the_reason() {
+        let out = "running 1 test\n\nthread 'a' panicked at tests/x.rs:3:5:\nboom\nnote: ...\n\
+                   test result: FAILED. 0 passed; 1 failed";
+        assert_eq!(failure_reason(out, "exit status: 101"), "panicked: boom");
+        assert!(failure_reason("", "signal: 6").contains("signal: 6"));
+    }
+
+    #[test]
+    fn a_compile_error_names_its_target() {
+        let line = r#"{"reason":"compiler-message","package_id":"p","manifest_path":"/m","target":{"kind":["test"],"name":"sync_mpsc","src_path":"/s"},"message":{"rendered":"error[E0425]: cannot find x\n  --> here","children":[]}}"#;
+        assert_eq!(
+            compile_error(line),
+            Some((
+                "sync_mpsc".to_string(),
+                "error[E0425]: cannot find x".to_string()
+            ))
+        );
+        let warning = line.replace("error[E0425]", "warning");
+        assert_eq!(compile_error(&warning), None);
+    }
+}
