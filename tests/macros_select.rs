@@ -472,3 +472,32 @@ fn the_select_is_a_future_of_the_handler_type() {
     output_of::<_, u8>(&future);
     drop(future);
 }
+
+#[test]
+fn a_select_of_only_an_else_branch_is_its_handler() {
+    assert_eq!(
+        block_on(async {
+            rt::select! { else => 1 }
+        }),
+        1
+    );
+    assert_eq!(
+        block_on(async {
+            rt::select! { biased; else => 2, }
+        }),
+        2
+    );
+}
+
+#[test]
+fn a_handler_pattern_may_bind_by_ref_mut() {
+    let text = block_on(async {
+        rt::select! {
+            Some(ref mut text) = async { Some(String::from("a")) } => {
+                text.push('b');
+                text.clone()
+            }
+        }
+    });
+    assert_eq!(text, "ab");
+}

@@ -20,9 +20,7 @@ async fn two_else() -> u32 {
 }
 
 async fn no_branches() -> u32 {
-    rt::select! {
-        else => 2,
-    }
+    rt::select! {}
 }
 
 async fn missing_equals() -> u32 {

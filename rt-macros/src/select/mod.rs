@@ -55,6 +55,12 @@ fn mask_type(branches: usize) -> Ident {
 fn expand_select(select: &SelectInput) -> TokenStream {
     let support = &select.support;
     let count = select.branches.len();
+    if count == 0 {
+        // Only an `else` branch (the parser allows nothing less): every
+        // branch is disabled from the start, so the handler runs at once.
+        let handler = &select.else_handler;
+        return quote!({ #handler });
+    }
     let count_u32 = count as u32;
     let mask = mask_type(count);
 
@@ -158,7 +164,9 @@ fn expand_select(select: &SelectInput) -> TokenStream {
         let mut #disabled: #mask = 0;
         #(#conditions)*
 
-        let #output = match (#(#futures,)*) {
+        // `mut`: a handler's pattern may bind by `ref mut`.
+        #[allow(unused_mut)]
+        let mut #output = match (#(#futures,)*) {
             (#(#slots,)*) => {
                 #(let mut #slots = #support::pin!(#slots);)*
                 #support::poll_fn(|#cx| {
@@ -241,7 +249,8 @@ mod tests {
     fn malformed_input_is_an_error() {
         assert!(expand_str("krate; v = f").contains("compile_error"));
         assert!(expand_str("krate; v = f => 1 w = g => 2,").contains("compile_error"));
-        assert!(expand_str("krate; else => 1,").contains("at least one"));
+        assert!(expand_str("krate;").contains("at least one"));
+        assert_eq!(expand_str("krate; else => 1,"), "{ 1 }");
         assert!(expand_str("krate; v = f => 1, else => 2, else => 3").contains("at most one"));
         assert!(expand_str("v = f => 1").contains("implementation detail"));
     }

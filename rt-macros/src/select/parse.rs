@@ -54,10 +54,13 @@ impl Parse for SelectInput {
             }
             branches.push(branch);
         }
-        if branches.is_empty() {
+        if branches.is_empty() && else_handler.is_none() {
+            // With only an `else` branch the select is that handler (as in
+            // tokio); with nothing at all there is nothing to wait for.
             return Err(syn::Error::new(
                 Span::call_site(),
-                "`select!` needs at least one `pattern = future => handler` branch",
+                "`select!` needs at least one `pattern = future => handler` branch or an \
+                 `else` branch",
             ));
         }
         Ok(SelectInput {
