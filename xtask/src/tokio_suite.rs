@@ -58,15 +58,18 @@ const JOBS: usize = 3;
 const KNOWN_DIFFERENCES: &str = "compat/tokio/known-differences.txt";
 
 /// tokio's dev-dependencies, as its tests use them (its own Cargo.toml
-/// lists them; `bytes` and `libc` are its dependencies that tests name).
+/// lists them; `bytes`, `futures-util`, `libc` and `pin-project-lite` are
+/// dependencies of its own or of its dev-dependencies that tests name).
 const DEV_DEPENDENCIES: &str = r#"async-stream = "0.3"
 bytes = "1"
 futures = { version = "0.3", features = ["async-await"] }
 futures-concurrency = "7.6.3"
 futures-test = "0.3.31"
+futures-util = "0.3"
 libc = "0.2"
 mockall = "0.13"
 nix = { version = "0.31", default-features = false, features = ["aio", "fs", "socket"] }
+pin-project-lite = "0.2"
 proptest = "1"
 rand = "0.9"
 socket2 = { version = "0.6", features = ["all"] }
@@ -495,20 +498,36 @@ fn run_test(
     }
 }
 
-/// The panic message of a failed test's output, in one line.
+/// The panic message of a failed test's output, in one line: with the
+/// two sides of a failed `assert_eq!`, and libtest's note when a
+/// `#[should_panic]` test did not panic as it expected.
 fn failure_reason(output: &str, status: &str) -> String {
+    let mut reason = String::new();
     let mut lines = output.lines();
     while let Some(line) = lines.next() {
-        if line.contains("panicked at") {
+        let line = line.trim();
+        if line.contains("panicked at") && reason.is_empty() {
             let message = lines.next().unwrap_or("").trim();
-            let shortened: String = message.chars().take(200).collect();
-            return format!("panicked: {shortened}");
-        }
-        if line.starts_with("test result:") {
+            reason = format!("panicked: {message}");
+        } else if ["left:", "right:", "panic message:", "expected substring:"]
+            .iter()
+            .any(|side| line.starts_with(side))
+        {
+            reason = format!("{reason}; {line}");
+        } else if let Some(note) = line.strip_prefix("note: ") {
+            if note.contains("panic") && !note.starts_with("run with") {
+                reason = format!("{reason}; {note}");
+            }
+        } else if line.starts_with("test result:") {
             break;
         }
     }
-    format!("failed without a panic message ({status})")
+    if reason.is_empty() {
+        return format!("failed without a panic message ({status})");
+    }
+    let reason = reason.trim_start_matches("; ");
+    let shortened: String = reason.chars().take(300).collect();
+    shortened
 }
 
 fn env_number(name: &str, default: u64) -> Result<u64, String> {
@@ -694,6 +713,13 @@ mod tests {
         let out = "running 1 test\n\nthread 'a' panicked at tests/x.rs:3:5:\nboom\nnote: ...\n\
                    test result: FAILED. 0 passed; 1 failed";
         assert_eq!(failure_reason(out, "exit status: 101"), "panicked: boom");
+        let out = "thread 'a' panicked at x.rs:1:1:\nassertion `left == right` failed\n  \
+                   left: 1\n right: 2\nnote: panic did not contain expected string\n";
+        assert_eq!(
+            failure_reason(out, "exit status: 101"),
+            "panicked: assertion `left == right` failed; left: 1; right: 2; \
+             panic did not contain expected string"
+        );
         assert!(failure_reason("", "signal: 6").contains("signal: 6"));
     }
 
