@@ -13,7 +13,11 @@
 
 #[cfg(feature = "macros")]
 mod join;
+#[cfg(feature = "macros")]
+mod maybe_done;
 mod pin;
+#[cfg(feature = "macros")]
+mod project;
 #[cfg(feature = "macros")]
 mod select;
 #[cfg(feature = "macros")]
