@@ -2,14 +2,11 @@
 //! calling task and wait for all of them (or, for `try_join!`, for the
 //! first error).
 //!
-//! The futures are pinned in place together, each in a `MaybeDone` slot of
-//! the facade, as one tuple (`core::pin::pin!`), and each slot is reached
-//! pinned through the facade's `ProjectTuple`: the future `join!` expands to
-//! then holds one pointer to them all. More than 64 futures are grouped
-//! into a tuple of tuples of at most 64. When a future finishes, it is
-//! dropped on the spot and its output takes its place in the slot, so a
-//! finished future is never polled again and holds nothing while the others
-//! run. No box, no allocation, and no unsafe code in the caller's crate. The futures are evaluated once, in order, as the
+//! Each future is pinned in place inside an `Option` with
+//! `core::pin::pin!`; when it finishes, its output moves to a local and the
+//! future is dropped on the spot (`Pin::set(None)`), so a finished future is
+//! never polled again and holds nothing while the others run. No box, no
+//! allocation, no unsafe. The futures are evaluated once, in order, as the
 //! scrutinee of a `match`, so temporaries they borrow live long enough.
 //!
 //! Every poll first checks the task's coop budget, then polls each
@@ -21,7 +18,6 @@ use proc_macro2::{Ident, Span, TokenStream};
 use quote::quote;
 use syn::parse::{Parse, ParseStream};
 use syn::punctuated::Punctuated;
-use syn::Index;
 use syn::{Expr, Token};
 
 use crate::support_path::{parse_biased, parse_support_path};
@@ -62,9 +58,6 @@ pub(crate) fn expand(kind: JoinKind, input: TokenStream) -> TokenStream {
     }
 }
 
-/// The most futures one tuple of the expansion holds.
-const GROUP: usize = 64;
-
 fn hidden(name: &str) -> Ident {
     Ident::new(name, Span::mixed_site())
 }
@@ -85,81 +78,55 @@ fn expand_join(kind: JoinKind, join: &JoinInput) -> TokenStream {
     let offset = hidden("__rt_offset");
     let any_pending = hidden("__rt_any_pending");
     let value = hidden("__rt_value");
-    let slot = hidden("__rt_slot");
+    let future = hidden("__rt_future");
+    let error = hidden("__rt_error");
     let index = hidden("__rt_index");
-    let pinned = hidden("__rt_futures");
-    let futures: Vec<Ident> = (0..count)
+    let slots: Vec<Ident> = (0..count)
         .map(|i| hidden(&format!("__rt_future_{i}")))
         .collect();
+    let outputs: Vec<Ident> = (0..count)
+        .map(|i| hidden(&format!("__rt_output_{i}")))
+        .collect();
 
-    let into_futures = join
+    let futures = join
         .futures
         .iter()
         .map(|future| quote!(#support::IntoFuture::into_future(#future)));
 
-    // The slots' tuple: flat up to 64 futures (the most `ProjectTuple`
-    // covers), else a tuple of tuples of 64.
-    let slot_of = |future: &Ident| quote!(#support::MaybeDone::Future(#future));
-    let grouped = if count <= GROUP {
-        let slots = futures.iter().map(slot_of);
-        quote!((#(#slots,)*))
-    } else {
-        let groups = futures.chunks(GROUP).map(|group| {
-            let slots = group.iter().map(slot_of);
-            quote!((#(#slots,)*))
-        });
-        quote!((#(#groups,)*))
-    };
-    // The pinned slot of future `i`.
-    let project = |i: usize| {
-        let all = quote!(#support::ProjectTuple::project(#pinned.as_mut()));
-        if count <= GROUP {
-            let i = Index::from(i);
-            quote!(#all.#i)
-        } else {
-            let (group, i) = (Index::from(i / GROUP), Index::from(i % GROUP));
-            quote!(#support::ProjectTuple::project(#all.#group).#i)
-        }
-    };
-
     let poll_arms = (0..count).map(|i| {
-        let projected = project(i);
-        // `try_join!` returns the first error as soon as it is there.
-        let check = match kind {
-            JoinKind::Join => TokenStream::new(),
+        let slot = &slots[i];
+        let output = &outputs[i];
+        let store = match kind {
+            JoinKind::Join => quote!(#output = #support::Option::Some(#value);),
             JoinKind::TryJoin => quote! {
-                if let #support::Option::Some(#support::Result::Err(_)) = #slot.as_mut().output() {
-                    if let #support::Option::Some(#support::Result::Err(#value)) =
-                        #slot.as_mut().take_output()
-                    {
-                        return #support::Poll::Ready(#support::Result::Err(#value));
+                match #value {
+                    #support::Result::Ok(#value) => #output = #support::Option::Some(#value),
+                    #support::Result::Err(#error) => {
+                        return #support::Poll::Ready(#support::Result::Err(#error));
                     }
                 }
             },
         };
         quote! {
             #i => {
-                let mut #slot = #projected;
-                if #slot.as_mut().poll_done(#cx).is_pending() {
-                    #any_pending = true;
+                if let #support::Option::Some(#future) = #slot.as_mut().as_pin_mut() {
+                    match #support::Future::poll(#future, #cx) {
+                        #support::Poll::Ready(#value) => {
+                            #slot.set(#support::Option::None);
+                            #store
+                        }
+                        #support::Poll::Pending => #any_pending = true,
+                    }
                 }
-                #check
             }
         }
     });
 
-    let take_outputs = (0..count).map(|i| {
-        let projected = project(i);
-        let taken = match kind {
-            JoinKind::Join => quote!(#support::Option::Some(#value)),
-            JoinKind::TryJoin => {
-                quote!(#support::Option::Some(#support::Result::Ok(#value)))
-            }
-        };
+    let take_outputs = outputs.iter().map(|output| {
         quote! {
-            match #projected.take_output() {
-                #taken => #value,
-                _ => #support::unreachable!("join! output taken twice"),
+            match #output.take() {
+                #support::Option::Some(#value) => #value,
+                #support::Option::None => #support::unreachable!("join! output taken twice"),
             }
         }
     });
@@ -169,37 +136,31 @@ fn expand_join(kind: JoinKind, join: &JoinInput) -> TokenStream {
         JoinKind::TryJoin => quote!(#support::Result::Ok(#all_outputs)),
     };
 
-    // Which future to poll `offset`-th: in list order under `biased;`
-    // (no state at all), else from a first one that rotates.
-    let (first_binding, order, rotate) = if join.biased {
-        (TokenStream::new(), quote!(#offset), TokenStream::new())
+    let (first_binding, rotate) = if join.biased {
+        (quote!(#first), TokenStream::new())
     } else {
         let rotate = quote! {
             #first = if #first + 1 == #count_u32 { 0 } else { #first + 1 };
         };
-        (
-            quote!(let mut #first: u32 = 0;),
-            quote!((#first + #offset) % #count_u32),
-            rotate,
-        )
+        (quote!(mut #first), rotate)
     };
 
     quote! {
-        match (#(#into_futures,)*) {
-            (#(#futures,)*) => {
-                let mut #pinned = #support::pin!(#grouped);
-                #first_binding
-                // `move`: the closure owns the rotation and the pointer to
-                // the slots instead of pointing at them, which keeps the
-                // future small.
-                #support::poll_fn(move |#cx| {
+        match (#(#futures,)*) {
+            (#(#slots,)*) => {
+                #(
+                    let mut #slots = #support::pin!(#support::Option::Some(#slots));
+                    let mut #outputs = #support::Option::None;
+                )*
+                let #first_binding: u32 = 0;
+                #support::poll_fn(|#cx| {
                     if #support::poll_budget_available(#cx).is_pending() {
                         return #support::Poll::Pending;
                     }
                     let mut #any_pending = false;
                     for #offset in 0..#count_u32 {
                         #[allow(clippy::modulo_one)]
-                        let #index = #order;
+                        let #index = (#first + #offset) % #count_u32;
                         match #index as usize {
                             #(#poll_arms)*
                             _ => #support::unreachable!("join! future index out of range"),
@@ -242,19 +203,7 @@ mod tests {
     fn try_join_returns_early_on_error() {
         let expanded = expand_str(JoinKind::TryJoin, "krate; a, b,");
         assert!(expanded.contains("return"));
-        assert!(expanded.contains("Result :: Err (__rt_value)"));
-    }
-
-    #[test]
-    fn many_futures_are_grouped_by_64() {
-        let futures: Vec<String> = (0..70).map(|i| format!("f{i}")).collect();
-        let expanded = expand_str(JoinKind::Join, &format!("krate; {}", futures.join(",")));
-        assert!(
-            expanded.contains(". 1) . 5"),
-            "future 69 is field 5 of group 1"
-        );
-        let few = expand_str(JoinKind::Join, "krate; a, b");
-        assert!(few.contains("project (__rt_futures . as_mut ()) . 1"));
+        assert!(expanded.contains("Result :: Err (__rt_error)"));
     }
 
     #[test]

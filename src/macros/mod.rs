@@ -13,11 +13,7 @@
 
 #[cfg(feature = "macros")]
 mod join;
-#[cfg(feature = "macros")]
-mod maybe_done;
 mod pin;
-#[cfg(feature = "macros")]
-mod project;
 #[cfg(feature = "macros")]
 mod select;
 #[cfg(feature = "macros")]

@@ -7,9 +7,7 @@
 //!    bit in a `disabled` mask (`u8` to `u64`, by branch count).
 //! 2. The future expressions are evaluated once, in order, as the scrutinee
 //!    of a `match`, so temporaries they borrow live until the select ends;
-//!    they are pinned in place together, as one tuple, with `core::pin::pin!`
-//!    and each is reached through the facade's `ProjectTuple` (no box, and
-//!    no unsafe code in the caller's crate).
+//!    each is pinned in place with `core::pin::pin!` (no box, no unsafe).
 //! 3. A `poll_fn` yields at once if the task's coop budget is spent, then
 //!    polls the enabled branches starting from a random one (or the first,
 //!    under `biased;`). A ready branch is disabled before its output is
@@ -109,10 +107,8 @@ fn expand_select(select: &SelectInput) -> TokenStream {
         quote!(#support::thread_rng_n(#count_u32))
     };
 
-    let pinned = hidden("__rt_futures");
     let poll_arms = select.branches.iter().enumerate().map(|(i, branch)| {
         let slot = &slots[i];
-        let field = syn::Index::from(i);
         let variant = &variants[i];
         let test_pattern = pattern::match_test_pattern(&branch.pattern);
         quote! {
@@ -121,8 +117,7 @@ fn expand_select(select: &SelectInput) -> TokenStream {
                 if #disabled & #bit != 0 {
                     continue;
                 }
-                let #slot = #support::ProjectTuple::project(#pinned.as_mut()).#field;
-                let #value_ident = match #support::Future::poll(#slot, #cx) {
+                let #value_ident = match #support::Future::poll(#slot.as_mut(), #cx) {
                     #support::Poll::Ready(#value_ident) => #value_ident,
                     #support::Poll::Pending => {
                         #any_pending = true;
@@ -173,11 +168,9 @@ fn expand_select(select: &SelectInput) -> TokenStream {
         #[allow(unused_mut)]
         let mut #output = match (#(#futures,)*) {
             (#(#slots,)*) => {
-                // One pinned tuple (at most 64 branches, all that
-                // `ProjectTuple` covers): one pointer to every future.
-                let mut #pinned = #support::pin!((#(#slots,)*));
-                // `move`: the closure owns the disabled mask and the pinned
-                // slots instead of pointing at them, keeping the future small.
+                #(let mut #slots = #support::pin!(#slots);)*
+                // `move`: the closure owns the disabled mask and the pins of
+                // the slots instead of pointing at them: a smaller future.
                 #support::poll_fn(move |#cx| {
                     if #support::poll_budget_available(#cx).is_pending() {
                         return #support::Poll::Pending;
