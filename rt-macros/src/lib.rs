@@ -15,38 +15,7 @@ mod join;
 mod select;
 mod support_path;
 
-use entry::Target;
 use proc_macro::TokenStream;
-
-/// rt built with its `rt-multi-thread` feature, reached as `::rt`.
-const RT_MULTI_THREAD: Target = Target {
-    multi_thread: true,
-    crate_name: "rt",
-};
-/// rt built without its `rt-multi-thread` feature.
-const RT: Target = Target {
-    multi_thread: false,
-    crate_name: "rt",
-};
-/// rt under tokio's name (compat/tokio), with `rt-multi-thread`.
-const TOKIO_MULTI_THREAD: Target = Target {
-    multi_thread: true,
-    crate_name: "tokio",
-};
-/// rt under tokio's name, without `rt-multi-thread`.
-const TOKIO: Target = Target {
-    multi_thread: false,
-    crate_name: "tokio",
-};
-
-fn expand(
-    kind: entry::EntryKind,
-    target: Target,
-    args: TokenStream,
-    item: TokenStream,
-) -> TokenStream {
-    entry::expand(kind, target, args.into(), item.into()).into()
-}
 
 /// Runs an `async fn` to completion on a freshly built rt runtime.
 ///
@@ -89,7 +58,7 @@ fn expand(
 /// runtime with `rt::runtime::Builder` and reuse it.
 #[proc_macro_attribute]
 pub fn main(args: TokenStream, item: TokenStream) -> TokenStream {
-    expand(entry::EntryKind::Main, RT_MULTI_THREAD, args, item)
+    entry::expand(entry::EntryKind::Main, true, args.into(), item.into()).into()
 }
 
 /// [`macro@main`] for an rt built without its `rt-multi-thread` feature:
@@ -98,7 +67,7 @@ pub fn main(args: TokenStream, item: TokenStream) -> TokenStream {
 #[doc(hidden)]
 #[proc_macro_attribute]
 pub fn main_rt(args: TokenStream, item: TokenStream) -> TokenStream {
-    expand(entry::EntryKind::Main, RT, args, item)
+    entry::expand(entry::EntryKind::Main, false, args.into(), item.into()).into()
 }
 
 /// Runs an `async` test function on its own rt runtime.
@@ -121,7 +90,7 @@ pub fn main_rt(args: TokenStream, item: TokenStream) -> TokenStream {
 /// same on every run.
 #[proc_macro_attribute]
 pub fn test(args: TokenStream, item: TokenStream) -> TokenStream {
-    expand(entry::EntryKind::Test, RT_MULTI_THREAD, args, item)
+    entry::expand(entry::EntryKind::Test, true, args.into(), item.into()).into()
 }
 
 /// [`macro@test`] for an rt built without its `rt-multi-thread` feature,
@@ -129,7 +98,7 @@ pub fn test(args: TokenStream, item: TokenStream) -> TokenStream {
 #[doc(hidden)]
 #[proc_macro_attribute]
 pub fn test_rt(args: TokenStream, item: TokenStream) -> TokenStream {
-    expand(entry::EntryKind::Test, RT, args, item)
+    entry::expand(entry::EntryKind::Test, false, args.into(), item.into()).into()
 }
 
 /// [`macro@main`] as compat/tokio exports it: the expansion names `::tokio`,
@@ -137,28 +106,40 @@ pub fn test_rt(args: TokenStream, item: TokenStream) -> TokenStream {
 #[doc(hidden)]
 #[proc_macro_attribute]
 pub fn tokio_main(args: TokenStream, item: TokenStream) -> TokenStream {
-    expand(entry::EntryKind::Main, TOKIO_MULTI_THREAD, args, item)
+    tokio_entry(entry::EntryKind::Main, true, args, item)
 }
 
 /// [`tokio_main`](macro@tokio_main) without the `rt-multi-thread` feature.
 #[doc(hidden)]
 #[proc_macro_attribute]
 pub fn tokio_main_rt(args: TokenStream, item: TokenStream) -> TokenStream {
-    expand(entry::EntryKind::Main, TOKIO, args, item)
+    tokio_entry(entry::EntryKind::Main, false, args, item)
 }
 
 /// [`macro@test`] as compat/tokio exports it, naming `::tokio`.
 #[doc(hidden)]
 #[proc_macro_attribute]
 pub fn tokio_test(args: TokenStream, item: TokenStream) -> TokenStream {
-    expand(entry::EntryKind::Test, TOKIO_MULTI_THREAD, args, item)
+    tokio_entry(entry::EntryKind::Test, true, args, item)
 }
 
 /// [`tokio_test`](macro@tokio_test) without the `rt-multi-thread` feature.
 #[doc(hidden)]
 #[proc_macro_attribute]
 pub fn tokio_test_rt(args: TokenStream, item: TokenStream) -> TokenStream {
-    expand(entry::EntryKind::Test, TOKIO, args, item)
+    tokio_entry(entry::EntryKind::Test, false, args, item)
+}
+
+/// An attribute as compat/tokio exports it: `crate = "::tokio"` unless the
+/// arguments name a crate.
+fn tokio_entry(
+    kind: entry::EntryKind,
+    multi_thread: bool,
+    args: TokenStream,
+    item: TokenStream,
+) -> TokenStream {
+    let args = entry::with_default_crate(args.into(), "::tokio");
+    entry::expand(kind, multi_thread, args, item.into()).into()
 }
 
 /// The expansion of `rt::select!`; call that macro instead.

@@ -4,14 +4,14 @@
 //! Every error is spanned at the user's tokens. Parsing goes on after an
 //! error so that one compile shows every mistake at once.
 
-use proc_macro2::{Ident, Span, TokenStream};
+use proc_macro2::{Span, TokenStream};
 use quote::quote;
 use syn::parse::Parser;
 use syn::punctuated::Punctuated;
 use syn::spanned::Spanned;
 use syn::{Expr, Lit, LitBool, LitInt, LitStr, Meta, Token};
 
-use super::{EntryKind, Target};
+use super::EntryKind;
 
 /// Which scheduler the generated runtime uses.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -54,8 +54,7 @@ pub(crate) struct Config {
     pub(crate) worker_threads: Option<LitInt>,
     pub(crate) start_paused: Option<LitBool>,
     pub(crate) seed: Option<LitInt>,
-    /// The path the expansion reaches rt through (`::rt`, or `::tokio` for
-    /// compat/tokio's attributes, unless overridden).
+    /// The path the expansion reaches rt through (`::rt` unless overridden).
     pub(crate) crate_path: TokenStream,
 }
 
@@ -106,8 +105,10 @@ fn option_names(kind: EntryKind) -> &'static str {
     }
 }
 
-/// Parses and checks the attribute's arguments for the rt build `target`.
-pub(crate) fn parse(kind: EntryKind, target: Target, args: TokenStream) -> syn::Result<Config> {
+/// Parses and checks the attribute's arguments. `multi_thread` says
+/// whether the rt build has the multi-thread scheduler (its
+/// `rt-multi-thread` feature).
+pub(crate) fn parse(kind: EntryKind, multi_thread: bool, args: TokenStream) -> syn::Result<Config> {
     let metas = Punctuated::<Meta, Token![,]>::parse_terminated.parse2(args)?;
     let mut errors = Errors::default();
     let mut written = Written::default();
@@ -116,7 +117,7 @@ pub(crate) fn parse(kind: EntryKind, target: Target, args: TokenStream) -> syn::
             errors.push(error);
         }
     }
-    let config = check(kind, target, written, &mut errors);
+    let config = check(kind, multi_thread, written, &mut errors);
     errors.into_result().map(|()| config)
 }
 
@@ -274,13 +275,13 @@ fn expected(value: &Expr, what: &str, example: &str) -> syn::Error {
 }
 
 /// The checks between options, and the defaults.
-fn check(kind: EntryKind, target: Target, written: Written, errors: &mut Errors) -> Config {
+fn check(kind: EntryKind, multi_thread: bool, written: Written, errors: &mut Errors) -> Config {
     let default_flavor = match kind {
         EntryKind::Main => Flavor::MultiThread,
         EntryKind::Test => Flavor::CurrentThread,
     };
     let flavor = written.flavor.map_or(default_flavor, |(flavor, _)| flavor);
-    if flavor == Flavor::MultiThread && !target.multi_thread {
+    if flavor == Flavor::MultiThread && !multi_thread {
         errors.push(match written.flavor {
             Some((_, span)) => syn::Error::new(
                 span,
@@ -318,10 +319,7 @@ fn check(kind: EntryKind, target: Target, written: Written, errors: &mut Errors)
         worker_threads: written.worker_threads,
         start_paused: written.start_paused,
         seed: written.seed,
-        crate_path: written.crate_path.unwrap_or_else(|| {
-            let name = Ident::new(target.crate_name, Span::call_site());
-            quote!(::#name)
-        }),
+        crate_path: written.crate_path.unwrap_or_else(|| quote!(::rt)),
     }
 }
 
@@ -329,22 +327,13 @@ fn check(kind: EntryKind, target: Target, written: Written, errors: &mut Errors)
 mod tests {
     use super::*;
 
-    const RT: Target = Target {
-        multi_thread: true,
-        crate_name: "rt",
-    };
-
     fn parse_str(kind: EntryKind, args: &str) -> syn::Result<Config> {
-        parse(kind, RT, args.parse().expect("test arguments tokenize"))
+        parse(kind, true, args.parse().expect("test arguments tokenize"))
     }
 
     #[test]
     fn the_multi_thread_flavor_needs_its_feature() {
-        let without = Target {
-            multi_thread: false,
-            ..RT
-        };
-        let parse_without = |kind, args: &str| parse(kind, without, args.parse().unwrap());
+        let parse_without = |kind, args: &str| parse(kind, false, args.parse().unwrap());
         let error_without = |kind, args: &str| match parse_without(kind, args) {
             Ok(_) => panic!("expected an error for `{args}`"),
             Err(error) => error.to_string(),

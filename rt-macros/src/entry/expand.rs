@@ -205,15 +205,12 @@ pub(crate) fn stand_in(kind: EntryKind, mut function: ItemFn, error: syn::Error)
 
 #[cfg(test)]
 mod tests {
-    use super::super::{expand, EntryKind, Target};
+    use super::super::{expand, EntryKind};
 
     fn expand_str(kind: EntryKind, args: &str, item: &str) -> String {
         expand(
             kind,
-            Target {
-                multi_thread: true,
-                crate_name: "rt",
-            },
+            true,
             args.parse().expect("test arguments tokenize"),
             item.parse().expect("test item tokenizes"),
         )

@@ -11,7 +11,7 @@ mod config;
 mod expand;
 mod function;
 
-use proc_macro2::TokenStream;
+use proc_macro2::{TokenStream, TokenTree};
 
 /// Which attribute is being expanded.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -23,23 +23,11 @@ pub(crate) enum EntryKind {
     Test,
 }
 
-/// The build of rt an attribute expands for, and the name it is reached by.
-#[derive(Clone, Copy, Debug)]
-pub(crate) struct Target {
-    /// Whether that build has the multi-thread scheduler (rt's
-    /// `rt-multi-thread` feature).
-    pub(crate) multi_thread: bool,
-    /// The crate the expansion names unless `crate = "..."` says otherwise:
-    /// `rt`, or `tokio` for the attributes compat/tokio exports, since a
-    /// crate that patches that in knows it only as `tokio`.
-    pub(crate) crate_name: &'static str,
-}
-
-/// Expands `#[rt::main(args)]` or `#[rt::test(args)]` on `item` for
-/// `target`.
+/// Expands `#[rt::main(args)]` or `#[rt::test(args)]` on `item`, for an rt
+/// build with (`multi_thread`) or without the multi-thread scheduler.
 pub(crate) fn expand(
     kind: EntryKind,
-    target: Target,
+    multi_thread: bool,
     args: TokenStream,
     item: TokenStream,
 ) -> TokenStream {
@@ -53,7 +41,7 @@ pub(crate) fn expand(
         }
     };
     let mut errors = config::Errors::default();
-    let config = config::parse(kind, target, args);
+    let config = config::parse(kind, multi_thread, args);
     if let Err(error) = function::check(kind, &function) {
         errors.push(error);
     }
@@ -64,5 +52,45 @@ pub(crate) fn expand(
             errors.push(error);
             expand::stand_in(kind, function, errors.into_error())
         }
+    }
+}
+
+/// `args` with `crate = "path"` added, unless they name a crate already:
+/// how the attributes compat/tokio exports expand to `::tokio` paths, the
+/// only name a crate that patches compat/tokio in knows rt by.
+pub(crate) fn with_default_crate(args: TokenStream, path: &str) -> TokenStream {
+    let names_crate = args
+        .clone()
+        .into_iter()
+        .any(|token| matches!(&token, TokenTree::Ident(ident) if ident == "crate"));
+    if names_crate {
+        return args;
+    }
+    let path = proc_macro2::Literal::string(path);
+    let trailing_comma = matches!(
+        args.clone().into_iter().last(),
+        Some(TokenTree::Punct(punct)) if punct.as_char() == ','
+    );
+    if args.is_empty() || trailing_comma {
+        quote::quote!(#args crate = #path)
+    } else {
+        quote::quote!(#args, crate = #path)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_default_crate_is_added_unless_one_is_named() {
+        let add = |args: &str| with_default_crate(args.parse().unwrap(), "::tokio").to_string();
+        assert_eq!(add(""), "crate = \"::tokio\"");
+        assert_eq!(
+            add("flavor = \"current_thread\""),
+            "flavor = \"current_thread\" , crate = \"::tokio\""
+        );
+        assert_eq!(add("seed = 1,"), "seed = 1 , crate = \"::tokio\"");
+        assert_eq!(add("crate = \"tokio1\""), "crate = \"tokio1\"");
     }
 }
