@@ -11,7 +11,8 @@
 //!    compile counts every one of its tests as failed, the count taken from
 //!    the same file built against the real tokio (a second generated crate,
 //!    `target/tokio-suite/tokio`), or, if that fails too, from its test
-//!    attributes;
+//!    attributes; a file with no tests (compile-time checks only) counts as
+//!    one test, `(compiles)`;
 //! 2. it lists each binary's tests and runs every test alone
 //!    (`--exact NAME`) under a deadline, a few at a time, so that a hang
 //!    costs one test and not the run;
@@ -53,6 +54,9 @@ const TEST_DEADLINE: Duration = Duration::from_secs(60);
 
 /// Tests run at once, unless `RT_TOKIO_SUITE_JOBS` says otherwise.
 const JOBS: usize = 3;
+
+/// The test a file without tests counts as when it does not compile.
+const COMPILES: &str = "(compiles)";
 
 /// The known differences, relative to the workspace root.
 const KNOWN_DIFFERENCES: &str = "compat/tokio/known-differences.txt";
@@ -375,6 +379,11 @@ fn count_uncompiled(
                 .map(|n| (1..=n).map(|i| format!("#{i}")).collect())
                 .unwrap_or_default(),
         };
+        if result.tests.is_empty() {
+            // A file of compile-time checks only (`async_send_sync`): its
+            // one test is that it compiles.
+            result.tests.push(COMPILES.to_string());
+        }
         let reason = format!(
             "does not compile: {}",
             result
