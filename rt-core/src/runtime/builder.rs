@@ -32,6 +32,7 @@ use std::time::Duration;
 /// ```
 pub struct Builder {
     kind: Kind,
+    name: Option<String>,
     worker_threads: Option<usize>,
     thread_name: Arc<dyn Fn() -> String + Send + Sync>,
     thread_stack_size: Option<usize>,
@@ -112,6 +113,7 @@ impl Builder {
     fn new(kind: Kind) -> Builder {
         Builder {
             kind,
+            name: None,
             worker_threads: None,
             thread_name: Arc::new(|| "rt-runtime-worker".to_string()),
             thread_stack_size: None,
@@ -132,6 +134,29 @@ impl Builder {
             base_driver: None,
             driver_layers: Vec::new(),
         }
+    }
+
+    /// Names the runtime, as [`Handle::name`] reports it (unnamed by
+    /// default). Thread names are set apart, by
+    /// [`thread_name`](Self::thread_name).
+    ///
+    /// ```
+    /// let rt = rt_core::runtime::Builder::new_current_thread()
+    ///     .name("ingest")
+    ///     .build()
+    ///     .unwrap();
+    /// assert_eq!(rt.handle().name(), Some("ingest"));
+    /// ```
+    ///
+    /// # Panics
+    ///
+    /// If `name` is empty or only whitespace.
+    #[track_caller]
+    pub fn name(&mut self, name: impl Into<String>) -> &mut Self {
+        let name = name.into();
+        assert!(!name.trim().is_empty(), "runtime name shouldn't be empty");
+        self.name = Some(name);
+        self
     }
 
     /// Number of worker threads of the multi-thread runtime (default: the
@@ -370,11 +395,13 @@ impl Builder {
             .poll_histogram_enabled
             .then(|| self.poll_histogram.unwrap_or_default());
         let common = Common {
+            id: super::Id::next(),
             unpark,
             driver_handles: handles,
             blocking: blocking.spawner().clone(),
             seed_generator: SeedGenerator::new(seed.0),
             config: Config {
+                name: self.name.clone(),
                 event_interval: self.event_interval,
                 global_queue_interval: self.global_queue_interval.unwrap_or(match self.kind {
                     Kind::CurrentThread => DEFAULT_GLOBAL_QUEUE_INTERVAL,
@@ -427,6 +454,7 @@ impl fmt::Debug for Builder {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.debug_struct("Builder")
             .field("kind", &self.kind)
+            .field("name", &self.name)
             .field("worker_threads", &self.worker_threads)
             .field("event_interval", &self.event_interval)
             .field("global_queue_interval", &self.global_queue_interval)

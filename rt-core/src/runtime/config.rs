@@ -5,6 +5,8 @@ use super::slow_poll::SlowPollHook;
 use super::{Callback, RngSeed, UnhandledPanic};
 
 pub(crate) struct Config {
+    /// The name given to `Builder::name`, reported by `Handle::name`.
+    pub(crate) name: Option<String>,
     /// Ticks between driver polls when tasks keep the worker busy.
     pub(crate) event_interval: u32,
     /// Ticks between checks of the injection queue ahead of local work.

@@ -86,7 +86,11 @@ impl Handle {
     /// If this thread is already driving a runtime.
     #[track_caller]
     pub fn block_on<F: Future>(&self, future: F) -> F::Output {
-        let _enter = context::enter_runtime(&self.inner, false);
+        // On the multi-thread flavor the blocked thread is no worker: it
+        // holds no queue that `block_in_place` would have to hand off, so
+        // blocking inside the future is allowed, as it is in a task.
+        let allow_block_in_place = self.runtime_flavor() == RuntimeFlavor::MultiThread;
+        let _enter = context::enter_runtime(&self.inner, allow_block_in_place);
         match &self.inner {
             scheduler::Handle::CurrentThread(h) => current_thread::Handle::block_on(h, future),
             #[cfg(feature = "rt-multi-thread")]
@@ -172,12 +176,31 @@ impl Handle {
     pub fn metrics(&self) -> RuntimeMetrics {
         RuntimeMetrics::new(self.inner.clone())
     }
+
+    /// This runtime's id: equal for every handle of one runtime, different
+    /// between runtimes.
+    pub fn id(&self) -> super::Id {
+        self.inner.common().id
+    }
+
+    /// The name given to [`Builder::name`](super::Builder::name), if any.
+    pub fn name(&self) -> Option<&str> {
+        self.inner.common().config.name.as_deref()
+    }
 }
+
+// A handle holds only shared, thread-safe state (the scheduler's queues and
+// the drivers' handles, all behind locks and atomics): a panic caught while
+// one is in use leaves nothing half-updated that the next user could see.
+impl std::panic::UnwindSafe for Handle {}
+impl std::panic::RefUnwindSafe for Handle {}
 
 impl fmt::Debug for Handle {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.debug_struct("Handle")
             .field("flavor", &self.runtime_flavor())
+            .field("id", &self.id())
+            .field("name", &self.name())
             .finish_non_exhaustive()
     }
 }

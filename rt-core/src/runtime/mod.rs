@@ -50,6 +50,7 @@ pub(crate) mod context;
 mod driver;
 pub(crate) mod metrics;
 mod park;
+mod shutdown_error;
 
 pub use blocking::BlockingActivity;
 pub use context::{assert_can_block, TryCurrentError};
@@ -58,11 +59,13 @@ pub use driver::{
 };
 pub use metrics::IoDriverMetrics;
 pub use park::{ParkThread, UnparkThread};
+pub use shutdown_error::{is_rt_shutdown_err, shutdown_error};
 
 cfg_rt! {
     mod builder;
     mod config;
     mod handle;
+    mod id;
     #[allow(clippy::module_inception)]
     mod runtime;
     pub(crate) mod scheduler;
@@ -71,6 +74,7 @@ cfg_rt! {
 
     pub use builder::{Builder, RngSeed};
     pub use handle::{EnterGuard, Handle};
+    pub use id::Id;
     pub use metrics::{HistogramConfiguration, RuntimeMetrics};
     pub use runtime::{Runtime, RuntimeFlavor};
     pub use slow_poll::SlowPoll;

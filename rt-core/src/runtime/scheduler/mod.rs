@@ -42,6 +42,8 @@ pub(crate) enum Context {
 /// What every flavor shares: the driver's handles, the blocking pool, the
 /// configuration.
 pub(crate) struct Common {
+    /// This runtime's id, fixed at build.
+    pub(crate) id: super::Id,
     pub(crate) unpark: Arc<dyn Unpark>,
     pub(crate) driver_handles: DriverHandles,
     pub(crate) blocking: Spawner,
