@@ -68,6 +68,7 @@ fn runtimes_and_handles_cross_catch_unwind() {
     fn unwind_safe<T: UnwindSafe + RefUnwindSafe>() {}
     unwind_safe::<Runtime>();
     unwind_safe::<Handle>();
+    unwind_safe::<rt_core::runtime::LocalRuntime>();
     let rt = Builder::new_current_thread().build().unwrap();
     let caught = std::panic::catch_unwind(|| {
         rt.block_on(async { panic!("inside block_on") });

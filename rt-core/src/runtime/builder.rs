@@ -10,7 +10,7 @@ use super::park::ParkThread;
 use super::scheduler::multi_thread;
 use super::scheduler::{self, current_thread, Common};
 use super::slow_poll::{SlowPoll, SlowPollHook};
-use super::{Callback, Handle, Runtime, UnhandledPanic};
+use super::{Callback, Handle, LocalOptions, LocalRuntime, Runtime, UnhandledPanic};
 use crate::task::coop::DEFAULT_BUDGET;
 use crate::util::rng::{self, SeedGenerator};
 use std::fmt;
@@ -361,6 +361,37 @@ impl Builder {
     /// Builds the runtime. Fails with the OS's error when a resource (a
     /// thread, an epoll instance) cannot be created.
     pub fn build(&mut self) -> io::Result<Runtime> {
+        self.build_runtime(false)
+    }
+
+    /// Builds a [`LocalRuntime`]: a current-thread runtime that stays on
+    /// this thread and runs `!Send` tasks as well.
+    ///
+    /// ```
+    /// use rt_core::runtime::{Builder, LocalOptions};
+    ///
+    /// let rt = Builder::new_current_thread()
+    ///     .build_local(LocalOptions::default())
+    ///     .unwrap();
+    /// let local = std::rc::Rc::new(3);
+    /// assert_eq!(rt.block_on(rt.spawn_local(async move { *local })).unwrap(), 3);
+    /// ```
+    ///
+    /// Fails with `InvalidInput` on a multi-thread builder, whose tasks
+    /// must be `Send`.
+    pub fn build_local(&mut self, options: LocalOptions) -> io::Result<LocalRuntime> {
+        let _ = options;
+        if self.kind != Kind::CurrentThread {
+            return Err(io::Error::new(
+                io::ErrorKind::InvalidInput,
+                "a LocalRuntime runs on one thread; build it from \
+                 `Builder::new_current_thread()`, not `new_multi_thread()`",
+            ));
+        }
+        Ok(LocalRuntime::from_runtime(self.build_runtime(true)?))
+    }
+
+    fn build_runtime(&mut self, local: bool) -> io::Result<Runtime> {
         // 1. The driver stack.
         let mut handles = DriverHandles::new();
         let activity = Arc::new(BlockingActivity::new());
@@ -402,6 +433,7 @@ impl Builder {
             seed_generator: SeedGenerator::new(seed.0),
             config: Config {
                 name: self.name.clone(),
+                local,
                 event_interval: self.event_interval,
                 global_queue_interval: self.global_queue_interval.unwrap_or(match self.kind {
                     Kind::CurrentThread => DEFAULT_GLOBAL_QUEUE_INTERVAL,

@@ -7,6 +7,9 @@ use super::{Callback, RngSeed, UnhandledPanic};
 pub(crate) struct Config {
     /// The name given to `Builder::name`, reported by `Handle::name`.
     pub(crate) name: Option<String>,
+    /// Built by `Builder::build_local`: `spawn_local` outside the runtime's
+    /// own thread says so in its panic.
+    pub(crate) local: bool,
     /// Ticks between driver polls when tasks keep the worker busy.
     pub(crate) event_interval: u32,
     /// Ticks between checks of the injection queue ahead of local work.

@@ -5,7 +5,7 @@ use super::metrics::RuntimeMetrics;
 use super::scheduler::{self, current_thread};
 use super::TryCurrentError;
 use super::{RngSeed, RuntimeFlavor};
-use crate::task::{Dump, Id, JoinHandle};
+use crate::task::{Dump, Id, JoinHandle, LocalEnterGuard};
 use std::any::Any;
 use std::fmt;
 use std::future::Future;
@@ -21,6 +21,9 @@ pub struct Handle {
 /// Keeps a runtime current on this thread; see [`Handle::enter`].
 #[must_use = "the runtime is only current while the guard is alive"]
 pub struct EnterGuard<'a> {
+    /// A `LocalRuntime`'s set of `!Send` tasks, entered after the runtime
+    /// and so left first (fields drop in order).
+    _local: Option<LocalEnterGuard>,
     _guard: context::SetCurrentGuard,
     _handle: PhantomData<&'a Handle>,
 }
@@ -53,6 +56,7 @@ impl Handle {
     /// When guards are dropped in another order than they were taken.
     pub fn enter(&self) -> EnterGuard<'_> {
         EnterGuard {
+            _local: None,
             _guard: context::set_current(&self.inner),
             _handle: PhantomData,
         }
@@ -202,6 +206,14 @@ impl fmt::Debug for Handle {
             .field("id", &self.id())
             .field("name", &self.name())
             .finish_non_exhaustive()
+    }
+}
+
+impl EnterGuard<'_> {
+    /// Keeps `local` entered for as long as the runtime.
+    pub(crate) fn with_local(mut self, local: LocalEnterGuard) -> Self {
+        self._local = Some(local);
+        self
     }
 }
 

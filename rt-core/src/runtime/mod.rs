@@ -66,6 +66,7 @@ cfg_rt! {
     mod config;
     mod handle;
     mod id;
+    mod local_runtime;
     #[allow(clippy::module_inception)]
     mod runtime;
     pub(crate) mod scheduler;
@@ -75,6 +76,7 @@ cfg_rt! {
     pub use builder::{Builder, RngSeed};
     pub use handle::{EnterGuard, Handle};
     pub use id::Id;
+    pub use local_runtime::{LocalOptions, LocalRuntime};
     pub use metrics::{HistogramConfiguration, RuntimeMetrics};
     pub use runtime::{Runtime, RuntimeFlavor};
     pub use slow_poll::SlowPoll;

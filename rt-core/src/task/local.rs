@@ -105,7 +105,8 @@ impl Drop for EnterGuard {
 ///
 /// # Panics
 ///
-/// Outside a `LocalSet` (its `run_until`, `block_on`, poll, or `enter`).
+/// Outside a `LocalSet` (its `run_until`, `block_on`, poll, or `enter`) or
+/// a `LocalRuntime` on its own thread.
 #[track_caller]
 pub fn spawn_local<F>(future: F) -> JoinHandle<F::Output>
 where
@@ -114,8 +115,21 @@ where
 {
     match spawn_local_named(future, None) {
         Some(join) => join,
-        None => panic!("`spawn_local` called from outside of a `task::LocalSet`"),
+        None if in_local_runtime() => panic!(
+            "Local tasks can only be spawned on a LocalRuntime from the thread the runtime \
+             was created on"
+        ),
+        None => panic!(
+            "`spawn_local` called from outside of a `task::LocalSet` or `runtime::LocalRuntime`"
+        ),
     }
+}
+
+/// Whether the current runtime is a `LocalRuntime` (entered, through a
+/// handle, on a thread other than its own: on its own thread its set of
+/// `!Send` tasks is current too).
+fn in_local_runtime() -> bool {
+    crate::runtime::context::with_current(|handle| handle.common().config.local).unwrap_or(false)
 }
 
 /// `spawn_local` with a task name (for `task::Builder`); `None` outside a
