@@ -41,8 +41,9 @@ impl Runtime {
         }
     }
 
-    /// A multi-thread runtime with default settings (feature
-    /// `rt-multi-thread`).
+    /// A multi-thread runtime with default settings and no drivers
+    /// (feature `rt-multi-thread`). The facade's `rt::runtime::Runtime::new`
+    /// adds I/O and time, which rt-core does not know.
     #[cfg(feature = "rt-multi-thread")]
     pub fn new() -> std::io::Result<Runtime> {
         super::Builder::new_multi_thread().build()

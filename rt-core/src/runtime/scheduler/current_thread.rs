@@ -394,8 +394,12 @@ impl CoreGuard {
                     core = c;
                 }
                 // Busy for a while: poll the driver without blocking so
-                // that I/O and timers are not starved.
+                // that I/O and timers are not starved, and requeue the
+                // tasks that yielded, which would otherwise wait until the
+                // queue runs dry: under a saturated queue, forever.
                 core = self.park(core, &handle, Some(Duration::ZERO));
+                let deferred = std::mem::take(&mut core.deferred);
+                core.tasks.extend(deferred);
             }
         })
     }
