@@ -320,7 +320,9 @@ impl<T> JoinSet<T> {
         if self.len == 0 {
             return None;
         }
-        self.poll_ready_entries()
+        // Not async, so it cannot yield: a spent budget would only hide
+        // finished tasks. Checked without one, as tokio's does.
+        coop::with_budget_value(None, || self.poll_ready_entries())
     }
 
     /// Polls the entries that were woken since the last call, at most as
