@@ -232,7 +232,9 @@ impl Builder {
     }
 
     /// Ticks between checks of the shared injection queue ahead of local
-    /// work (default 31 on the current-thread runtime).
+    /// work (default 31 on the current-thread runtime; on the multi-thread
+    /// runtime, unless set here, each worker tunes it to check about every
+    /// 200 µs given its tasks' poll times).
     ///
     /// # Panics
     ///
@@ -440,6 +442,7 @@ impl Builder {
                     #[cfg(feature = "rt-multi-thread")]
                     Kind::MultiThread => DEFAULT_MULTI_THREAD_GLOBAL_QUEUE_INTERVAL,
                 }),
+                tune_global_queue_interval: self.global_queue_interval.is_none(),
                 budget: self.budget,
                 before_park: self.before_park.clone(),
                 after_unpark: self.after_unpark.clone(),

@@ -14,6 +14,9 @@ pub(crate) struct Config {
     pub(crate) event_interval: u32,
     /// Ticks between checks of the injection queue ahead of local work.
     pub(crate) global_queue_interval: u32,
+    /// Whether the multi-thread workers tune that interval to their tasks'
+    /// poll times (it was not fixed by the builder).
+    pub(crate) tune_global_queue_interval: bool,
     /// Coop budget units per task poll; `None` disables the budget.
     pub(crate) budget: Option<u32>,
     pub(crate) before_park: Option<Callback>,

@@ -20,6 +20,7 @@ mod lifo_watch;
 mod loom_models;
 mod park;
 mod queue;
+mod tuning;
 #[cfg(all(test, not(loom)))]
 mod tests;
 mod worker;

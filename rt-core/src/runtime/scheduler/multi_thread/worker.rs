@@ -2,7 +2,8 @@
 //!
 //! The loop, per tick: every `event_interval` ticks poll the driver without
 //! blocking; take the next task (the injector first every
-//! `global_queue_interval` ticks, so outside work is not starved; otherwise
+//! `global_queue_interval` ticks, tuned to the tasks' poll times unless
+//! the builder fixed it, so outside work is not starved; otherwise
 //! the LIFO slot, then the local queue, then the injector); failing that,
 //! run the tasks that yielded again; failing that, steal; failing that,
 //! park.
@@ -15,6 +16,7 @@ use super::idle::WakeUp;
 use super::lifo_slot::LifoSlot;
 use super::lifo_watch::{SlotSightings, Watching};
 use super::queue::{self, Overflow};
+use super::tuning::QueueInterval;
 use super::{Handle, Parker};
 use crate::loom::deque::{Injector, Steal};
 use crate::loom::sync::atomic::Ordering;
@@ -42,6 +44,8 @@ const MAX_LIFO_POLLS_PER_TICK: usize = 3;
 pub(crate) struct Core {
     index: usize,
     tick: u32,
+    /// Ticks between injector checks, tuned to poll times (`tuning.rs`).
+    queue_interval: QueueInterval,
     local: queue::Local<Task>,
     /// Where a batch taken from the injector lands on its way into
     /// `local` (crossbeam hands out batches only into one of its deques);
@@ -96,6 +100,10 @@ impl Core {
         let core = Box::new(Core {
             index,
             tick: 0,
+            queue_interval: QueueInterval::new(
+                common.config.global_queue_interval,
+                common.config.tune_global_queue_interval,
+            ),
             local,
             injected: crate::loom::deque::Worker::new_fifo(),
             deferred: Vec::new(),
@@ -150,8 +158,7 @@ impl Core {
     }
 
     fn next_task(&mut self, handle: &Handle) -> Option<Task> {
-        let config = &handle.common.config;
-        if self.tick % config.global_queue_interval == 0 {
+        if self.tick % self.queue_interval.ticks() == 0 {
             if let Some(task) = steal_one(&handle.shared.injector) {
                 return Some(task);
             }
@@ -436,6 +443,7 @@ impl Context {
         core.lifo_enabled = true;
         let metrics = &handle.shared.remotes[core.index].metrics;
         metrics.count_poll(&mut core.clock);
+        core.queue_interval.count_poll();
         *self.core.borrow_mut() = Some(core);
         coop::with_budget_value(handle.common.config.budget, || {
             task.run();
@@ -464,6 +472,7 @@ impl Context {
                 }
                 let task = handle.shared.owned.assert_owner(task);
                 metrics.count_poll(&mut core.clock);
+                core.queue_interval.count_poll();
                 *self.core.borrow_mut() = Some(core);
                 task.run();
             }
@@ -473,6 +482,7 @@ impl Context {
     /// Polls the driver without blocking and notices shutdown.
     fn maintenance(&self, core: Box<Core>) -> Box<Core> {
         let mut core = self.park_with(core, Some(std::time::Duration::ZERO));
+        core.queue_interval.end_batch();
         core.requeue_deferred(&self.handle);
         let metrics = &self.handle.shared.remotes[core.index].metrics;
         metrics.sample_forced_yields(&mut core.clock);
@@ -513,6 +523,7 @@ impl Context {
                 f();
             }
             core = self.park_watching(core);
+            core.queue_interval.start_batch();
             metrics.after_unpark(&mut core.clock);
             if let Some(f) = &config.after_unpark {
                 f();
