@@ -304,7 +304,13 @@ impl Future for LocalSet {
 
 impl Drop for LocalSet {
     fn drop(&mut self) {
-        let _enter = enter(&self.context, false);
+        // A set kept in a thread-local may outlive this thread's record of
+        // the current set: its tasks are then dropped without entering it
+        // (a `spawn_local` from a destructor panics as outside any set).
+        let _enter = CURRENT
+            .try_with(|_| ())
+            .is_ok()
+            .then(|| enter(&self.context, false));
         // Cancel every task here, on the owner thread, where their futures
         // may be dropped.
         self.context.shared.owned.close_and_shutdown_all();

@@ -162,7 +162,8 @@ impl Drop for ExitRuntimeGuard {
     }
 }
 
-/// Runs `f` with `cx` as the scheduler this thread drives.
+/// Runs `f` with `cx` as the scheduler this thread drives (if the thread's
+/// context still exists).
 pub(crate) fn set_scheduler<R>(cx: &scheduler::Context, f: impl FnOnce() -> R) -> R {
     struct Reset(*const scheduler::Context);
     impl Drop for Reset {
@@ -170,8 +171,13 @@ pub(crate) fn set_scheduler<R>(cx: &scheduler::Context, f: impl FnOnce() -> R) -
             let _ = CONTEXT.try_with(|c| c.scheduler.set(self.0));
         }
     }
-    let previous = CONTEXT.with(|c| c.scheduler.replace(cx as *const _));
-    let _reset = Reset(previous);
+    // Once the thread's context is destroyed (a runtime dropped by another
+    // thread-local's destructor), `f` runs without a current scheduler:
+    // wakes then take the remote path, which shutdown has closed.
+    let _reset = CONTEXT
+        .try_with(|c| c.scheduler.replace(cx as *const _))
+        .ok()
+        .map(Reset);
     f()
 }
 
