@@ -13,6 +13,7 @@ use super::list::OwnedTasks;
 use super::{coop, Id, JoinHandle, Notified, Origin, Schedule, Task};
 use crate::loom::sync::Mutex;
 use crate::loom::thread::{self, ThreadId};
+use crate::runtime::context::disallow_block_in_place;
 use crate::util::AtomicWaker;
 use pin_project_lite::pin_project;
 use std::cell::{Cell, RefCell};
@@ -289,6 +290,7 @@ impl Future for LocalSet {
 
     fn poll(self: Pin<&mut Self>, cx: &mut TaskContext<'_>) -> Poll<()> {
         let _enter = enter(&self.context, true);
+        let _no_blocking = disallow_block_in_place();
         self.context.shared.waker.register_by_ref(cx.waker());
         if self.tick() {
             // More work queued: come back after others had a turn.
@@ -311,6 +313,7 @@ impl Drop for LocalSet {
             .try_with(|_| ())
             .is_ok()
             .then(|| enter(&self.context, false));
+        let _no_blocking = disallow_block_in_place();
         // Cancel every task here, on the owner thread, where their futures
         // may be dropped.
         self.context.shared.owned.close_and_shutdown_all();
@@ -361,6 +364,7 @@ impl<F: Future> Future for RunUntil<'_, F> {
     fn poll(self: Pin<&mut Self>, cx: &mut TaskContext<'_>) -> Poll<F::Output> {
         let me = self.project();
         let _enter = enter(&me.local_set.context, true);
+        let _no_blocking = disallow_block_in_place();
         me.local_set
             .context
             .shared

@@ -137,6 +137,41 @@ impl Drop for EnterRuntimeGuard {
     }
 }
 
+/// Forbids `block_in_place` on this thread until dropped; see
+/// [`disallow_block_in_place`].
+pub(crate) struct DisallowBlockInPlaceGuard(bool);
+
+/// Forbids `block_in_place` while a `LocalSet` polls its tasks (or its own
+/// future) on this thread: handing the worker away would strand the set's
+/// tasks, which cannot move. A no-op where it is not allowed anyway.
+pub(crate) fn disallow_block_in_place() -> DisallowBlockInPlaceGuard {
+    let changed = CONTEXT.try_with(|c| {
+        let allowed = c.runtime.get()
+            == EnterRuntime::Entered {
+                allow_block_in_place: true,
+            };
+        if allowed {
+            c.runtime.set(EnterRuntime::Entered {
+                allow_block_in_place: false,
+            });
+        }
+        allowed
+    });
+    DisallowBlockInPlaceGuard(changed.unwrap_or(false))
+}
+
+impl Drop for DisallowBlockInPlaceGuard {
+    fn drop(&mut self) {
+        if self.0 {
+            let _ = CONTEXT.try_with(|c| {
+                c.runtime.set(EnterRuntime::Entered {
+                    allow_block_in_place: true,
+                })
+            });
+        }
+    }
+}
+
 /// Whether this thread is driving a runtime (so blocking here would stall
 /// its tasks).
 pub(crate) fn runtime_entered() -> EnterRuntime {
