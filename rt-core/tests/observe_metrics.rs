@@ -291,3 +291,19 @@ fn the_current_thread_queue_never_overflows() {
     });
     assert_eq!(rt.handle().metrics().worker_overflow_count(0), 0);
 }
+
+#[test]
+fn every_worker_reports_busy_time_even_when_shut_down_before_parking() {
+    let rt = Builder::new_multi_thread()
+        .worker_threads(2)
+        .build()
+        .unwrap();
+    let metrics = rt.metrics();
+    drop(rt);
+    for worker in 0..metrics.num_workers() {
+        assert!(
+            metrics.worker_total_busy_duration(worker) > Duration::ZERO,
+            "worker {worker}"
+        );
+    }
+}

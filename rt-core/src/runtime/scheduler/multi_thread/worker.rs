@@ -701,7 +701,12 @@ fn schedule_local(handle: &Handle, core: &mut Core, task: Task, is_yield: bool) 
 
 /// A worker hands its core back at shutdown; the last one in drains every
 /// queue and shuts the driver down.
-pub(super) fn shutdown_core(handle: &Handle, core: Core) {
+pub(super) fn shutdown_core(handle: &Handle, mut core: Core) {
+    // The last busy period (since the last park) counts too: a worker that
+    // started late, or never parked, has run nonetheless.
+    handle.shared.remotes[core.index]
+        .metrics
+        .flush(&mut core.clock);
     // Tasks bound while shutdown began are cancelled here.
     handle.shared.owned.close_and_shutdown_all();
     let mut cores = handle
