@@ -1,12 +1,15 @@
 //! A task that yields still runs again while other tasks keep the
-//! scheduler's queue full (tokio's `ping_pong_saturation`).
+//! scheduler's queue full (tokio's `ping_pong_saturation`), and a task
+//! that yields alone lets the driver be polled within a few yields.
 
-use rt_core::runtime::Builder;
+use rt_core::runtime::{Builder, Driver, ParkThread, Unpark};
 use rt_core::task;
 use std::future::poll_fn;
+use std::sync::atomic::AtomicUsize;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex};
 use std::task::{Poll, Waker};
+use std::time::Duration;
 
 /// Two tasks that wake each other for as long as `running` holds, so the
 /// run queue is never empty.
@@ -60,4 +63,55 @@ fn multi_thread() {
             .build()
             .unwrap(),
     );
+}
+
+/// `ParkThread`, counting the polls that do not block.
+struct CountingDriver {
+    inner: ParkThread,
+    polls: Arc<AtomicUsize>,
+}
+
+impl Driver for CountingDriver {
+    fn park(&mut self, timeout: Option<Duration>) {
+        if timeout == Some(Duration::ZERO) {
+            self.polls.fetch_add(1, Ordering::Relaxed);
+        }
+        self.inner.park(timeout);
+    }
+
+    fn unparker(&self) -> Arc<dyn Unpark> {
+        self.inner.unparker()
+    }
+
+    fn shutdown(&mut self) {
+        self.inner.shutdown();
+    }
+}
+
+#[test]
+fn a_lone_yield_loop_polls_the_driver_every_few_yields() {
+    let polls = Arc::new(AtomicUsize::new(0));
+    let counted = polls.clone();
+    let rt = Builder::new_multi_thread()
+        .worker_threads(1)
+        .event_interval(1_000_000)
+        .base_driver(move |_| {
+            Ok(Box::new(CountingDriver {
+                inner: ParkThread::new(),
+                polls: counted,
+            }))
+        })
+        .build()
+        .unwrap();
+    let polls_during = rt.block_on(rt.spawn({
+        let polls = polls.clone();
+        async move {
+            let before = polls.load(Ordering::Relaxed);
+            for _ in 0..40 {
+                task::yield_now().await;
+            }
+            polls.load(Ordering::Relaxed) - before
+        }
+    }));
+    assert!(polls_during.unwrap() >= 5, "{polls:?}");
 }

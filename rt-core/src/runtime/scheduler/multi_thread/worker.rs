@@ -40,6 +40,13 @@ type Task = Notified<Arc<Handle>>;
 /// the slot: queueing it would only announce it to sleeping workers.
 const MAX_LIFO_POLLS_PER_TICK: usize = 3;
 
+/// Rounds of a loop in which only yielded tasks are left before the worker
+/// polls the driver (without blocking) between two rounds. Not every round:
+/// that made each yield an `epoll_wait`; not only every `event_interval`
+/// ticks either: a task yielding until a socket is ready must see the
+/// event within a few yields, as on tokio.
+const YIELD_ROUNDS_PER_DRIVER_POLL: u32 = 4;
+
 /// A worker's run state, owned by the thread running it.
 pub(crate) struct Core {
     index: usize,
@@ -54,6 +61,8 @@ pub(crate) struct Core {
     /// Tasks that yielded, run again once the queue ran dry or at the next
     /// maintenance, so yield loops cannot starve the injector.
     deferred: Vec<Task>,
+    /// Rounds run with only yielded tasks since the driver was last polled.
+    yield_rounds: u32,
     lifo_enabled: bool,
     is_searching: bool,
     is_shutdown: bool,
@@ -107,6 +116,7 @@ impl Core {
             local,
             injected: crate::loom::deque::Worker::new_fifo(),
             deferred: Vec::new(),
+            yield_rounds: 0,
             lifo_enabled: true,
             is_searching: false,
             is_shutdown: false,
@@ -420,11 +430,16 @@ impl Context {
                 core = self.run_task(task, core)?;
                 continue;
             }
-            if core.requeue_deferred(handle) {
-                // Only yielded tasks were left: run them again. The driver
-                // is polled every `event_interval` ticks (`maintenance`),
-                // as under any other load; polling it on every round of a
-                // yield loop would make each yield a syscall.
+            if !core.deferred.is_empty() {
+                // Only yielded tasks were left: run them again, polling the
+                // driver first every few rounds (see
+                // `YIELD_ROUNDS_PER_DRIVER_POLL`).
+                core.yield_rounds += 1;
+                if core.yield_rounds >= YIELD_ROUNDS_PER_DRIVER_POLL {
+                    core = self.maintenance(core);
+                } else {
+                    core.requeue_deferred(handle);
+                }
                 continue;
             }
             if let Some(task) = core.steal_work(handle) {
@@ -482,6 +497,7 @@ impl Context {
     /// Polls the driver without blocking and notices shutdown.
     fn maintenance(&self, core: Box<Core>) -> Box<Core> {
         let mut core = self.park_with(core, Some(std::time::Duration::ZERO));
+        core.yield_rounds = 0;
         core.queue_interval.end_batch();
         core.requeue_deferred(&self.handle);
         let metrics = &self.handle.shared.remotes[core.index].metrics;
