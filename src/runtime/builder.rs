@@ -28,7 +28,7 @@ pub struct Builder {
 
 impl Builder {
     /// A builder for the current-thread runtime: every task runs on the
-    /// thread that calls [`Runtime::block_on`].
+    /// thread that calls `Runtime::block_on`.
     pub fn new_current_thread() -> Builder {
         Builder {
             inner: rt_core::runtime::Builder::new_current_thread(),
@@ -223,7 +223,8 @@ impl Builder {
         self
     }
 
-    /// Records a histogram of task poll times in [`RuntimeMetrics`].
+    /// Records a histogram of task poll times in
+    /// [`RuntimeMetrics`](super::RuntimeMetrics).
     pub fn enable_metrics_poll_time_histogram(&mut self) -> &mut Self {
         self.inner.enable_metrics_poll_time_histogram();
         self
