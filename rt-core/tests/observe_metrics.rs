@@ -307,3 +307,23 @@ fn every_worker_reports_busy_time_even_when_shut_down_before_parking() {
         );
     }
 }
+
+#[test]
+fn an_idle_worker_parks_once_however_long_its_watch_lasts() {
+    let rt = Builder::new_multi_thread()
+        .worker_threads(2)
+        .build()
+        .unwrap();
+    let metrics = rt.metrics();
+    wait_until("both workers park", || {
+        (0..2).all(|w| metrics.worker_park_count(w) >= 1)
+    });
+    for worker in 0..2 {
+        assert_eq!(metrics.worker_park_count(worker), 1, "worker {worker}");
+        assert_eq!(metrics.worker_unpark_count(worker), 0, "worker {worker}");
+    }
+    drop(rt);
+    for worker in 0..2 {
+        assert_eq!(metrics.worker_park_unpark_count(worker) % 2, 0);
+    }
+}

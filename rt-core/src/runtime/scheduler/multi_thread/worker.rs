@@ -522,8 +522,33 @@ impl Context {
             notify_if_work_pending(handle, core.index);
         }
         core.is_searching = false;
+        if handle.shared.closed.load(Ordering::Acquire) {
+            core.is_shutdown = true;
+            handle.shared.idle.unpark_worker_by_id(core.index);
+            return core;
+        }
+        // Counted (and the hooks run) once per park, however many watch
+        // intervals or spurious wake-ups it takes: those are not the
+        // worker coming back to work.
         let config = &handle.common.config;
         let metrics = &handle.shared.remotes[core.index].metrics;
+        metrics.before_park(&mut core.clock);
+        if let Some(f) = &config.before_park {
+            f();
+        }
+        let mut core = self.park_until_woken(core);
+        core.queue_interval.start_batch();
+        metrics.after_unpark(&mut core.clock);
+        if let Some(f) = &config.after_unpark {
+            f();
+        }
+        core
+    }
+
+    /// The blocking part of `park`: blocks until woken for work or for
+    /// shutdown, going back to sleep after spurious wake-ups.
+    fn park_until_woken(&self, mut core: Box<Core>) -> Box<Core> {
+        let handle = &self.handle;
         loop {
             // A zero-timeout park (driver poll, yielded-task requeue) may
             // have consumed the wake-up that shutdown sent: shutdown sets
@@ -534,16 +559,7 @@ impl Context {
                 handle.shared.idle.unpark_worker_by_id(core.index);
                 return core;
             }
-            metrics.before_park(&mut core.clock);
-            if let Some(f) = &config.before_park {
-                f();
-            }
             core = self.park_watching(core);
-            core.queue_interval.start_batch();
-            metrics.after_unpark(&mut core.clock);
-            if let Some(f) = &config.after_unpark {
-                f();
-            }
             if handle.shared.closed.load(Ordering::Acquire) {
                 core.is_shutdown = true;
                 handle.shared.idle.unpark_worker_by_id(core.index);
