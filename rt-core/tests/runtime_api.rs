@@ -109,3 +109,20 @@ fn block_in_place_inside_block_on_of_the_current_thread_runtime_panics() {
     let rt = Builder::new_current_thread().build().unwrap();
     rt.block_on(async { rt_core::task::block_in_place(|| ()) });
 }
+
+#[test]
+fn worker_index_names_the_worker_or_nothing() {
+    use rt_core::runtime::worker_index;
+    assert_eq!(worker_index(), None);
+    let current = Builder::new_current_thread().build().unwrap();
+    assert_eq!(current.block_on(async { worker_index() }), Some(0));
+    let blocking = current.block_on(current.spawn_blocking(worker_index));
+    assert_eq!(blocking.unwrap(), None);
+    let multi = Builder::new_multi_thread()
+        .worker_threads(2)
+        .build()
+        .unwrap();
+    let on_worker = multi.block_on(multi.spawn(async { worker_index() }));
+    assert!(matches!(on_worker.unwrap(), Some(0 | 1)));
+    assert_eq!(multi.block_on(async { worker_index() }), None);
+}

@@ -413,6 +413,12 @@ fn run(handle: Arc<Handle>, core: Box<Core>) {
 }
 
 impl Context {
+    /// The index of the worker this thread runs, while it holds the
+    /// worker's core (not after `block_in_place` handed it away).
+    pub(crate) fn worker_index(&self) -> Option<usize> {
+        self.core.borrow().as_ref().map(|core| core.index)
+    }
+
     fn run(&self, mut core: Box<Core>) -> Result<Box<Core>, ()> {
         let handle = &self.handle;
         let config = &handle.common.config;
