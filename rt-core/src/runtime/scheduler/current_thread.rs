@@ -428,7 +428,8 @@ impl CoreGuard {
     ) -> Box<Core> {
         let mut driver = core.driver.take().expect("driver missing");
         let idle = timeout.is_none();
-        let timeout = if idle && (handle.woken.load(Ordering::Acquire) || !core.tasks.is_empty()) {
+        let has_work = |core: &Core| handle.woken.load(Ordering::Acquire) || !core.tasks.is_empty();
+        let mut timeout = if idle && has_work(&core) {
             Some(Duration::ZERO)
         } else {
             timeout
@@ -441,7 +442,13 @@ impl CoreGuard {
         if hooks {
             metrics.before_park(&mut core.clock);
             if let Some(f) = &handle.common.config.before_park {
-                f();
+                // With the core in the context: the hook may spawn or wake
+                // tasks, which then land in this runtime's queue...
+                core = self.with_core(core, || f()).0;
+                // ...and must run before the thread blocks.
+                if idle && has_work(&core) {
+                    timeout = Some(Duration::ZERO);
+                }
             }
         } else {
             metrics.sample_forced_yields(&mut core.clock);
@@ -453,7 +460,7 @@ impl CoreGuard {
         if hooks {
             metrics.after_unpark(&mut core.clock);
             if let Some(f) = &handle.common.config.after_unpark {
-                f();
+                core = self.with_core(core, || f()).0;
             }
         }
         core
