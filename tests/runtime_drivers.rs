@@ -99,3 +99,35 @@ fn local_set_block_on_takes_the_facade_runtime() {
     });
     assert_eq!(out, 8);
 }
+
+#[test]
+fn a_busy_runtime_taking_one_event_per_busy_poll_still_serves_every_socket() {
+    let rt = Builder::new_current_thread()
+        .enable_all()
+        .max_io_events_per_busy_tick(1)
+        .build()
+        .unwrap();
+    let outputs = rt.block_on(async {
+        // A task that always yields keeps the runtime busy, so its driver
+        // polls do not wait and take one event each.
+        let spinner = rt::spawn(async {
+            loop {
+                rt::task::yield_now().await;
+            }
+        });
+        let echoes: Vec<_> = (0..4).map(|_| rt::spawn(echo_once())).collect();
+        let mut outputs = Vec::new();
+        for echo in echoes {
+            outputs.push(echo.await.unwrap());
+        }
+        spinner.abort();
+        outputs
+    });
+    assert!(outputs.iter().all(|out| out == b"ping"));
+}
+
+#[test]
+#[should_panic(expected = "max_io_events_per_busy_tick must be non-zero")]
+fn no_busy_event_budget_is_refused() {
+    Builder::new_current_thread().max_io_events_per_busy_tick(0);
+}

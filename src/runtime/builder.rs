@@ -22,6 +22,8 @@ pub struct Builder {
     enable_io: bool,
     /// `None`: the reactor's default.
     max_io_events_per_tick: Option<usize>,
+    /// `None`: as `max_io_events_per_tick`.
+    max_io_events_per_busy_tick: Option<usize>,
     enable_time: bool,
     start_paused: bool,
 }
@@ -34,6 +36,7 @@ impl Builder {
             inner: rt_core::runtime::Builder::new_current_thread(),
             enable_io: false,
             max_io_events_per_tick: None,
+            max_io_events_per_busy_tick: None,
             enable_time: false,
             start_paused: false,
         }
@@ -47,6 +50,7 @@ impl Builder {
             inner: rt_core::runtime::Builder::new_multi_thread(),
             enable_io: false,
             max_io_events_per_tick: None,
+            max_io_events_per_busy_tick: None,
             enable_time: false,
             start_paused: false,
         }
@@ -117,6 +121,32 @@ impl Builder {
     pub fn max_io_events_per_tick(&mut self, capacity: usize) -> &mut Self {
         assert!(capacity > 0, "max_io_events_per_tick must be non-zero");
         self.max_io_events_per_tick = Some(capacity);
+        self
+    }
+
+    /// The most I/O events the reactor takes per turn when the runtime polls
+    /// it while it still has tasks to run (every `event_interval` ticks of
+    /// a busy worker); the rest wait in the kernel for a later turn. A
+    /// small batch keeps a busy worker's queue from overflowing with the
+    /// tasks the events wake. Default: `max_io_events_per_tick`.
+    ///
+    /// ```
+    /// let rt = rt::runtime::Builder::new_current_thread()
+    ///     .enable_io()
+    ///     .max_io_events_per_tick(128)
+    ///     .max_io_events_per_busy_tick(8)
+    ///     .build()
+    ///     .unwrap();
+    /// # drop(rt);
+    /// ```
+    ///
+    /// # Panics
+    ///
+    /// If `capacity` is 0.
+    #[track_caller]
+    pub fn max_io_events_per_busy_tick(&mut self, capacity: usize) -> &mut Self {
+        assert!(capacity > 0, "max_io_events_per_busy_tick must be non-zero");
+        self.max_io_events_per_busy_tick = Some(capacity);
         self
     }
 
@@ -272,9 +302,10 @@ impl Builder {
         #[cfg(feature = "net")]
         if self.enable_io {
             self.inner
-                .base_driver(rt_io::reactor::base_driver_with_capacity(
+                .base_driver(rt_io::reactor::base_driver_with_capacities(
                     self.max_io_events_per_tick
                         .unwrap_or(rt_io::reactor::DEFAULT_EVENTS_CAPACITY),
+                    self.max_io_events_per_busy_tick,
                 ));
         }
         #[cfg(feature = "time")]
