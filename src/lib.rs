@@ -6,7 +6,7 @@
 //!
 //! | path | from | what |
 //! |------|------|------|
-//! | [`runtime`] | rt-core (+ drivers) | `Builder`, `Runtime`, `Handle`; the multi-thread scheduler with feature `rt-multi-thread` |
+//! | [`runtime`] | rt-core (+ drivers) | `Builder`, `Runtime`, `LocalRuntime`, `Handle`; the multi-thread scheduler with feature `rt-multi-thread` |
 //! | [`task`] | rt-core | `spawn`, `JoinHandle`, `JoinSet`, `LocalSet`, `yield_now`, coop budget |
 //! | `sync` | rt-sync | `Mutex`, `Semaphore`, `Notify`, `mpsc`, `oneshot`, `watch`, `broadcast` (feature `sync`) |
 //! | `net` | rt-io | `TcpListener`, `TcpStream`, `UdpSocket`, Unix sockets (feature `net`) |

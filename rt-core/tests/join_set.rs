@@ -340,3 +340,30 @@ fn join_set_is_send_and_sync() {
     fn check<T: Send + Sync>() {}
     check::<JoinSet<u32>>();
 }
+
+#[test]
+fn try_join_next_is_not_limited_by_the_coop_budget() {
+    let rt = rt_core::runtime::Builder::new_current_thread()
+        .coop_budget(4)
+        .build()
+        .unwrap();
+    let joined = rt.block_on(async {
+        let mut set = JoinSet::new();
+        for i in 0..20 {
+            set.spawn(async move { i });
+        }
+        while !set.is_empty() && set.try_join_next().is_none() {
+            task::yield_now().await;
+        }
+        // Every task is done once the first is: one tick ran them all.
+        for _ in 0..3 {
+            task::yield_now().await;
+        }
+        let mut joined = 1;
+        while set.try_join_next().is_some() {
+            joined += 1;
+        }
+        joined
+    });
+    assert_eq!(joined, 20);
+}

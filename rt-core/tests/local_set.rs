@@ -157,3 +157,15 @@ fn wake_under_enter_guard_outside_the_poll_wakes_the_set() {
         },
     );
 }
+
+#[test]
+#[should_panic(expected = "can call blocking only when running on the multi-threaded runtime")]
+fn block_in_place_inside_a_local_set_on_the_multi_thread_runtime_panics() {
+    let rt = rt_core::runtime::Builder::new_multi_thread()
+        .worker_threads(1)
+        .build()
+        .unwrap();
+    rt_core::task::LocalSet::new().block_on(&rt, async {
+        rt_core::task::block_in_place(|| {});
+    });
+}

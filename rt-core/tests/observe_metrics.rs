@@ -291,3 +291,39 @@ fn the_current_thread_queue_never_overflows() {
     });
     assert_eq!(rt.handle().metrics().worker_overflow_count(0), 0);
 }
+
+#[test]
+fn every_worker_reports_busy_time_even_when_shut_down_before_parking() {
+    let rt = Builder::new_multi_thread()
+        .worker_threads(2)
+        .build()
+        .unwrap();
+    let metrics = rt.metrics();
+    drop(rt);
+    for worker in 0..metrics.num_workers() {
+        assert!(
+            metrics.worker_total_busy_duration(worker) > Duration::ZERO,
+            "worker {worker}"
+        );
+    }
+}
+
+#[test]
+fn an_idle_worker_parks_once_however_long_its_watch_lasts() {
+    let rt = Builder::new_multi_thread()
+        .worker_threads(2)
+        .build()
+        .unwrap();
+    let metrics = rt.metrics();
+    wait_until("both workers park", || {
+        (0..2).all(|w| metrics.worker_park_count(w) >= 1)
+    });
+    for worker in 0..2 {
+        assert_eq!(metrics.worker_park_count(worker), 1, "worker {worker}");
+        assert_eq!(metrics.worker_unpark_count(worker), 0, "worker {worker}");
+    }
+    drop(rt);
+    for worker in 0..2 {
+        assert_eq!(metrics.worker_park_unpark_count(worker) % 2, 0);
+    }
+}

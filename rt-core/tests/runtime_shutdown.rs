@@ -316,3 +316,15 @@ fn dropping_a_runtime_busy_with_yielding_tasks_never_hangs() {
         .recv_timeout(Duration::from_secs(120))
         .expect("dropping the runtime hung: a worker missed the shutdown wake-up");
 }
+
+#[test]
+fn a_shutdown_timeout_too_large_for_a_deadline_waits_without_one() {
+    let current = Builder::new_current_thread().build().unwrap();
+    current.shutdown_timeout(Duration::MAX);
+    let multi = Builder::new_multi_thread()
+        .worker_threads(1)
+        .build()
+        .unwrap();
+    multi.spawn_blocking(|| ());
+    multi.shutdown_timeout(Duration::MAX);
+}

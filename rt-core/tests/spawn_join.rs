@@ -167,3 +167,31 @@ fn handle_try_current() {
     let h = rt_core::spawn(async { 9 });
     assert_eq!(rt.block_on(h).unwrap(), 9);
 }
+
+#[test]
+fn a_panicking_poll_drops_its_future_while_unwinding() {
+    struct Boom(Option<mpsc::Sender<bool>>);
+    impl std::future::Future for Boom {
+        type Output = ();
+        fn poll(
+            self: std::pin::Pin<&mut Self>,
+            _: &mut std::task::Context<'_>,
+        ) -> std::task::Poll<()> {
+            panic!("boom");
+        }
+    }
+    impl Drop for Boom {
+        fn drop(&mut self) {
+            let sender = self.0.take().unwrap();
+            sender.send(std::thread::panicking()).unwrap();
+        }
+    }
+    let rt = rt_test::runtime();
+    let (tx, rx) = mpsc::channel();
+    let err = rt.block_on(rt.spawn(Boom(Some(tx)))).unwrap_err();
+    assert!(err.is_panic());
+    assert!(
+        rx.recv().unwrap(),
+        "the future is dropped during the unwind"
+    );
+}

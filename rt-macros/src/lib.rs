@@ -47,6 +47,9 @@ use proc_macro::TokenStream;
 /// * `flavor = "multi_thread"` (the default) or `flavor = "current_thread"`.
 ///   The multi-thread flavor needs rt's `rt-multi-thread` feature; without
 ///   it, `#[rt::main]` must say `flavor = "current_thread"`.
+/// * `flavor = "local"`: a `LocalRuntime`, on the current thread, where
+///   `rt::task::spawn_local` can spawn `!Send` futures.
+/// * `name = "..."`: the runtime's name, as `Handle::name` reports it.
 /// * `worker_threads = N`: the number of workers (multi-thread only).
 /// * `start_paused = true`: start with the clock paused (current-thread only).
 /// * `crate = "path"`: where to find rt, for a renamed dependency

@@ -23,7 +23,7 @@ use std::sync::{Condvar, Mutex, MutexGuard, OnceLock, PoisonError};
 use std::thread;
 use std::time::{Duration, Instant};
 
-use crate::runtime::{Handle, Runtime};
+use crate::runtime::{Handle, LocalRuntime, Runtime};
 
 /// The environment variable that sets every test's deadline, in seconds.
 pub const DEADLINE_VAR: &str = "RT_TEST_DEADLINE";
@@ -38,15 +38,46 @@ const DUMP_PATIENCE: Duration = Duration::from_secs(5);
 /// The runtime of one `#[rt::test]`, watched until it is dropped: the
 /// deadline covers the test's body and the runtime's shutdown.
 pub struct TestRuntime {
-    runtime: Option<Runtime>,
+    runtime: Option<Watched>,
     ticket: Option<u64>,
+}
+
+/// The runtime a test runs on: the flavors `current_thread` and
+/// `multi_thread` build a [`Runtime`], `local` a [`LocalRuntime`].
+pub enum Watched {
+    /// A `Send` runtime.
+    Runtime(Runtime),
+    /// A `!Send` runtime that runs `!Send` tasks.
+    Local(LocalRuntime),
+}
+
+impl Watched {
+    fn handle(&self) -> &Handle {
+        match self {
+            Watched::Runtime(runtime) => runtime.handle(),
+            Watched::Local(runtime) => runtime.handle(),
+        }
+    }
+}
+
+impl From<Runtime> for Watched {
+    fn from(runtime: Runtime) -> Watched {
+        Watched::Runtime(runtime)
+    }
+}
+
+impl From<LocalRuntime> for Watched {
+    fn from(runtime: LocalRuntime) -> Watched {
+        Watched::Local(runtime)
+    }
 }
 
 impl TestRuntime {
     /// Arms the watchdog for `runtime`. `path` names the test when the
     /// thread it runs on has no name of its own (libtest names each test's
     /// thread after the test).
-    pub fn new(runtime: Runtime, path: &'static str) -> TestRuntime {
+    pub fn new(runtime: impl Into<Watched>, path: &'static str) -> TestRuntime {
+        let runtime = runtime.into();
         let ticket = deadline().map(|after| {
             let name = match thread::current().name() {
                 Some(name) if name != "main" => name.to_owned(),
@@ -69,7 +100,8 @@ impl TestRuntime {
     /// Runs the test's body on the runtime.
     pub fn block_on<F: Future>(&self, future: F) -> F::Output {
         match &self.runtime {
-            Some(runtime) => runtime.block_on(future),
+            Some(Watched::Runtime(runtime)) => runtime.block_on(future),
+            Some(Watched::Local(runtime)) => runtime.block_on(future),
             None => unreachable!("the runtime is only taken by drop"),
         }
     }

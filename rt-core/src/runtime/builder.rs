@@ -10,7 +10,7 @@ use super::park::ParkThread;
 use super::scheduler::multi_thread;
 use super::scheduler::{self, current_thread, Common};
 use super::slow_poll::{SlowPoll, SlowPollHook};
-use super::{Callback, Handle, Runtime, UnhandledPanic};
+use super::{Callback, Handle, LocalOptions, LocalRuntime, Runtime, UnhandledPanic};
 use crate::task::coop::DEFAULT_BUDGET;
 use crate::util::rng::{self, SeedGenerator};
 use std::fmt;
@@ -32,6 +32,7 @@ use std::time::Duration;
 /// ```
 pub struct Builder {
     kind: Kind,
+    name: Option<String>,
     worker_threads: Option<usize>,
     thread_name: Arc<dyn Fn() -> String + Send + Sync>,
     thread_stack_size: Option<usize>,
@@ -112,6 +113,7 @@ impl Builder {
     fn new(kind: Kind) -> Builder {
         Builder {
             kind,
+            name: None,
             worker_threads: None,
             thread_name: Arc::new(|| "rt-runtime-worker".to_string()),
             thread_stack_size: None,
@@ -132,6 +134,29 @@ impl Builder {
             base_driver: None,
             driver_layers: Vec::new(),
         }
+    }
+
+    /// Names the runtime, as [`Handle::name`] reports it (unnamed by
+    /// default). Thread names are set apart, by
+    /// [`thread_name`](Self::thread_name).
+    ///
+    /// ```
+    /// let rt = rt_core::runtime::Builder::new_current_thread()
+    ///     .name("ingest")
+    ///     .build()
+    ///     .unwrap();
+    /// assert_eq!(rt.handle().name(), Some("ingest"));
+    /// ```
+    ///
+    /// # Panics
+    ///
+    /// If `name` is empty or only whitespace.
+    #[track_caller]
+    pub fn name(&mut self, name: impl Into<String>) -> &mut Self {
+        let name = name.into();
+        assert!(!name.trim().is_empty(), "runtime name shouldn't be empty");
+        self.name = Some(name);
+        self
     }
 
     /// Number of worker threads of the multi-thread runtime (default: the
@@ -207,7 +232,9 @@ impl Builder {
     }
 
     /// Ticks between checks of the shared injection queue ahead of local
-    /// work (default 31 on the current-thread runtime).
+    /// work (default 31 on the current-thread runtime; on the multi-thread
+    /// runtime, unless set here, each worker tunes it to check about every
+    /// 200 µs given its tasks' poll times).
     ///
     /// # Panics
     ///
@@ -336,6 +363,37 @@ impl Builder {
     /// Builds the runtime. Fails with the OS's error when a resource (a
     /// thread, an epoll instance) cannot be created.
     pub fn build(&mut self) -> io::Result<Runtime> {
+        self.build_runtime(false)
+    }
+
+    /// Builds a [`LocalRuntime`]: a current-thread runtime that stays on
+    /// this thread and runs `!Send` tasks as well.
+    ///
+    /// ```
+    /// use rt_core::runtime::{Builder, LocalOptions};
+    ///
+    /// let rt = Builder::new_current_thread()
+    ///     .build_local(LocalOptions::default())
+    ///     .unwrap();
+    /// let local = std::rc::Rc::new(3);
+    /// assert_eq!(rt.block_on(rt.spawn_local(async move { *local })).unwrap(), 3);
+    /// ```
+    ///
+    /// Fails with `InvalidInput` on a multi-thread builder, whose tasks
+    /// must be `Send`.
+    pub fn build_local(&mut self, options: LocalOptions) -> io::Result<LocalRuntime> {
+        let _ = options;
+        if self.kind != Kind::CurrentThread {
+            return Err(io::Error::new(
+                io::ErrorKind::InvalidInput,
+                "a LocalRuntime runs on one thread; build it from \
+                 `Builder::new_current_thread()`, not `new_multi_thread()`",
+            ));
+        }
+        Ok(LocalRuntime::from_runtime(self.build_runtime(true)?))
+    }
+
+    fn build_runtime(&mut self, local: bool) -> io::Result<Runtime> {
         // 1. The driver stack.
         let mut handles = DriverHandles::new();
         let activity = Arc::new(BlockingActivity::new());
@@ -370,17 +428,21 @@ impl Builder {
             .poll_histogram_enabled
             .then(|| self.poll_histogram.unwrap_or_default());
         let common = Common {
+            id: super::Id::next(),
             unpark,
             driver_handles: handles,
             blocking: blocking.spawner().clone(),
             seed_generator: SeedGenerator::new(seed.0),
             config: Config {
+                name: self.name.clone(),
+                local,
                 event_interval: self.event_interval,
                 global_queue_interval: self.global_queue_interval.unwrap_or(match self.kind {
                     Kind::CurrentThread => DEFAULT_GLOBAL_QUEUE_INTERVAL,
                     #[cfg(feature = "rt-multi-thread")]
                     Kind::MultiThread => DEFAULT_MULTI_THREAD_GLOBAL_QUEUE_INTERVAL,
                 }),
+                tune_global_queue_interval: self.global_queue_interval.is_none(),
                 budget: self.budget,
                 before_park: self.before_park.clone(),
                 after_unpark: self.after_unpark.clone(),
@@ -427,6 +489,7 @@ impl fmt::Debug for Builder {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.debug_struct("Builder")
             .field("kind", &self.kind)
+            .field("name", &self.name)
             .field("worker_threads", &self.worker_threads)
             .field("event_interval", &self.event_interval)
             .field("global_queue_interval", &self.global_queue_interval)

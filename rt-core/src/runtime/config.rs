@@ -5,10 +5,18 @@ use super::slow_poll::SlowPollHook;
 use super::{Callback, RngSeed, UnhandledPanic};
 
 pub(crate) struct Config {
+    /// The name given to `Builder::name`, reported by `Handle::name`.
+    pub(crate) name: Option<String>,
+    /// Built by `Builder::build_local`: `spawn_local` outside the runtime's
+    /// own thread says so in its panic.
+    pub(crate) local: bool,
     /// Ticks between driver polls when tasks keep the worker busy.
     pub(crate) event_interval: u32,
     /// Ticks between checks of the injection queue ahead of local work.
     pub(crate) global_queue_interval: u32,
+    /// Whether the multi-thread workers tune that interval to their tasks'
+    /// poll times (it was not fixed by the builder).
+    pub(crate) tune_global_queue_interval: bool,
     /// Coop budget units per task poll; `None` disables the budget.
     pub(crate) budget: Option<u32>,
     pub(crate) before_park: Option<Callback>,

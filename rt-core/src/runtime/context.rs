@@ -14,8 +14,8 @@ mod current;
 pub(crate) use current::exit_runtime;
 #[cfg(feature = "rt")]
 pub(crate) use current::{
-    enter_runtime, runtime_entered, set_current, set_scheduler, try_set_current, with_current,
-    with_scheduler, EnterRuntime, SetCurrentGuard,
+    disallow_block_in_place, enter_runtime, runtime_entered, set_current, set_scheduler,
+    try_set_current, with_current, with_scheduler, EnterRuntime, SetCurrentGuard,
 };
 
 use std::fmt;

@@ -5,7 +5,7 @@ use super::metrics::RuntimeMetrics;
 use super::scheduler::{self, current_thread};
 use super::TryCurrentError;
 use super::{RngSeed, RuntimeFlavor};
-use crate::task::{Dump, Id, JoinHandle};
+use crate::task::{Dump, Id, JoinHandle, LocalEnterGuard};
 use std::any::Any;
 use std::fmt;
 use std::future::Future;
@@ -21,6 +21,9 @@ pub struct Handle {
 /// Keeps a runtime current on this thread; see [`Handle::enter`].
 #[must_use = "the runtime is only current while the guard is alive"]
 pub struct EnterGuard<'a> {
+    /// A `LocalRuntime`'s set of `!Send` tasks, entered after the runtime
+    /// and so left first (fields drop in order).
+    _local: Option<LocalEnterGuard>,
     _guard: context::SetCurrentGuard,
     _handle: PhantomData<&'a Handle>,
 }
@@ -53,6 +56,7 @@ impl Handle {
     /// When guards are dropped in another order than they were taken.
     pub fn enter(&self) -> EnterGuard<'_> {
         EnterGuard {
+            _local: None,
             _guard: context::set_current(&self.inner),
             _handle: PhantomData,
         }
@@ -86,7 +90,11 @@ impl Handle {
     /// If this thread is already driving a runtime.
     #[track_caller]
     pub fn block_on<F: Future>(&self, future: F) -> F::Output {
-        let _enter = context::enter_runtime(&self.inner, false);
+        // On the multi-thread flavor the blocked thread is no worker: it
+        // holds no queue that `block_in_place` would have to hand off, so
+        // blocking inside the future is allowed, as it is in a task.
+        let allow_block_in_place = self.runtime_flavor() == RuntimeFlavor::MultiThread;
+        let _enter = context::enter_runtime(&self.inner, allow_block_in_place);
         match &self.inner {
             scheduler::Handle::CurrentThread(h) => current_thread::Handle::block_on(h, future),
             #[cfg(feature = "rt-multi-thread")]
@@ -172,13 +180,40 @@ impl Handle {
     pub fn metrics(&self) -> RuntimeMetrics {
         RuntimeMetrics::new(self.inner.clone())
     }
+
+    /// This runtime's id: equal for every handle of one runtime, different
+    /// between runtimes.
+    pub fn id(&self) -> super::Id {
+        self.inner.common().id
+    }
+
+    /// The name given to [`Builder::name`](super::Builder::name), if any.
+    pub fn name(&self) -> Option<&str> {
+        self.inner.common().config.name.as_deref()
+    }
 }
+
+// A handle holds only shared, thread-safe state (the scheduler's queues and
+// the drivers' handles, all behind locks and atomics): a panic caught while
+// one is in use leaves nothing half-updated that the next user could see.
+impl std::panic::UnwindSafe for Handle {}
+impl std::panic::RefUnwindSafe for Handle {}
 
 impl fmt::Debug for Handle {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.debug_struct("Handle")
             .field("flavor", &self.runtime_flavor())
+            .field("id", &self.id())
+            .field("name", &self.name())
             .finish_non_exhaustive()
+    }
+}
+
+impl EnterGuard<'_> {
+    /// Keeps `local` entered for as long as the runtime.
+    pub(crate) fn with_local(mut self, local: LocalEnterGuard) -> Self {
+        self._local = Some(local);
+        self
     }
 }
 

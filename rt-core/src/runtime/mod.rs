@@ -50,6 +50,7 @@ pub(crate) mod context;
 mod driver;
 pub(crate) mod metrics;
 mod park;
+mod shutdown_error;
 
 pub use blocking::BlockingActivity;
 pub use context::{assert_can_block, TryCurrentError};
@@ -58,11 +59,14 @@ pub use driver::{
 };
 pub use metrics::IoDriverMetrics;
 pub use park::{ParkThread, UnparkThread};
+pub use shutdown_error::{is_rt_shutdown_err, shutdown_error};
 
 cfg_rt! {
     mod builder;
     mod config;
     mod handle;
+    mod id;
+    mod local_runtime;
     #[allow(clippy::module_inception)]
     mod runtime;
     pub(crate) mod scheduler;
@@ -71,10 +75,33 @@ cfg_rt! {
 
     pub use builder::{Builder, RngSeed};
     pub use handle::{EnterGuard, Handle};
+    pub use id::Id;
+    pub use local_runtime::{LocalOptions, LocalRuntime};
     pub use metrics::{HistogramConfiguration, RuntimeMetrics};
     pub use runtime::{Runtime, RuntimeFlavor};
     pub use slow_poll::SlowPoll;
     pub use unhandled_panic::{PanicCallback, UnhandledPanic};
+
+    /// The index of the runtime worker the calling thread is, as
+    /// `RuntimeMetrics`' per-worker methods number them: `Some(0)` on the
+    /// thread driving a current-thread (or local) runtime, the worker's
+    /// index on a multi-thread worker, and `None` elsewhere: on the blocking
+    /// pool, on the thread blocked in a multi-thread `block_on` (it is no
+    /// worker), and outside any runtime. A task may move between workers
+    /// across `.await`s.
+    ///
+    /// ```
+    /// use rt_core::runtime::{worker_index, Builder};
+    ///
+    /// assert_eq!(worker_index(), None);
+    /// let rt = Builder::new_multi_thread().worker_threads(2).build().unwrap();
+    /// let index = rt.block_on(rt.spawn(async { worker_index() })).unwrap();
+    /// assert!(matches!(index, Some(0 | 1)));
+    /// assert_eq!(rt.block_on(async { worker_index() }), None);
+    /// ```
+    pub fn worker_index() -> Option<usize> {
+        scheduler::worker_index()
+    }
 
     /// A hook run by the runtime on one of its threads.
     pub(crate) type Callback = std::sync::Arc<dyn Fn() + Send + Sync>;

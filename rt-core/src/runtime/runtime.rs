@@ -4,6 +4,7 @@
 use super::blocking::BlockingPool;
 use super::context::{self, EnterRuntime};
 use super::handle::{EnterGuard, Handle};
+use super::metrics::RuntimeMetrics;
 use super::scheduler::{self, current_thread};
 use crate::task::JoinHandle;
 use std::fmt;
@@ -40,8 +41,9 @@ impl Runtime {
         }
     }
 
-    /// A multi-thread runtime with default settings (feature
-    /// `rt-multi-thread`).
+    /// A multi-thread runtime with default settings and no drivers
+    /// (feature `rt-multi-thread`). The facade's `rt::runtime::Runtime::new`
+    /// adds I/O and time, which rt-core does not know.
     #[cfg(feature = "rt-multi-thread")]
     pub fn new() -> std::io::Result<Runtime> {
         super::Builder::new_multi_thread().build()
@@ -108,6 +110,11 @@ impl Runtime {
         self.shutdown(Some(duration));
     }
 
+    /// This runtime's counters; the same as `self.handle().metrics()`.
+    pub fn metrics(&self) -> RuntimeMetrics {
+        self.handle.metrics()
+    }
+
     /// Shuts the runtime down without waiting for blocking closures.
     pub fn shutdown_background(self) {
         self.shutdown_timeout(Duration::ZERO);
@@ -157,6 +164,11 @@ impl Drop for Runtime {
         self.shutdown(None);
     }
 }
+
+// As for `Handle`: the runtime's state is shared and kept consistent by
+// locks and atomics, so a caught panic cannot expose a broken invariant.
+impl std::panic::UnwindSafe for Runtime {}
+impl std::panic::RefUnwindSafe for Runtime {}
 
 impl fmt::Debug for Runtime {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {

@@ -177,6 +177,46 @@ impl<F: Future> Future for Unconstrained<F> {
     }
 }
 
+/// Makes `future` spend the task's coop budget like rt's own resources do.
+///
+/// Each poll of the returned [`Coop`] first spends one unit through
+/// [`poll_proceed`] (yielding at once when the budget is spent), then polls
+/// `future`; the unit stays spent only if `future` completed. Wrap futures
+/// of other libraries (a `futures` channel, say) with it so that a task
+/// looping over them still yields now and then.
+///
+/// ```
+/// # rt_core::runtime::Builder::new_current_thread().build().unwrap().block_on(async {
+/// let value = rt_core::task::coop::cooperative(async { 7 }).await;
+/// assert_eq!(value, 7);
+/// # });
+/// ```
+#[inline]
+pub fn cooperative<F: Future>(future: F) -> Coop<F> {
+    Coop { inner: future }
+}
+
+pin_project! {
+    /// The future returned by [`cooperative`].
+    #[derive(Debug)]
+    #[must_use = "futures do nothing unless polled"]
+    pub struct Coop<F: Future> {
+        #[pin]
+        inner: F,
+    }
+}
+
+impl<F: Future> Future for Coop<F> {
+    type Output = F::Output;
+
+    fn poll(self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<F::Output> {
+        let guard = ready!(poll_proceed(cx));
+        let output = ready!(self.project().inner.poll(cx));
+        guard.made_progress();
+        Poll::Ready(output)
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -229,6 +269,23 @@ mod tests {
             let mut fut = std::pin::pin!(unconstrained(async { has_budget_remaining() }));
             assert_eq!(fut.as_mut().poll(&mut cx), Poll::Ready(true));
             assert!(!has_budget_remaining());
+        });
+    }
+
+    #[test]
+    fn cooperative_yields_when_the_budget_is_spent() {
+        let mut cx = noop_cx();
+        with_budget(1, || {
+            let mut first = std::pin::pin!(cooperative(async { 1 }));
+            assert_eq!(first.as_mut().poll(&mut cx), Poll::Ready(1));
+            assert!(!has_budget_remaining());
+            let mut second = std::pin::pin!(cooperative(async { 2 }));
+            assert!(second.as_mut().poll(&mut cx).is_pending());
+        });
+        with_budget(1, || {
+            let mut pending = std::pin::pin!(cooperative(std::future::pending::<()>()));
+            assert!(pending.as_mut().poll(&mut cx).is_pending());
+            assert!(has_budget_remaining(), "a pending poll gives the unit back");
         });
     }
 }

@@ -269,8 +269,14 @@ fn poll_future<F: Future, S: Schedule>(
 ) -> bool {
     let _id = CurrentTaskGuard::enter(id);
     let polled = catch_unwind(AssertUnwindSafe(|| {
+        // A poll that panics drops its future while unwinding, as tokio's
+        // does: the future's destructor runs with `thread::panicking()`
+        // true. Forgotten on the normal path, so a poll costs nothing more.
+        let guard = DropFutureOnUnwind(core);
         // SAFETY: we hold RUNNING and the stage is Running.
-        unsafe { core.poll(cx) }
+        let poll = unsafe { core.poll(cx) };
+        std::mem::forget(guard);
+        poll
     }));
     let output = match polled {
         Ok(Poll::Pending) => return false,
@@ -289,6 +295,16 @@ fn poll_future<F: Future, S: Schedule>(
     // SAFETY: we hold RUNNING.
     unsafe { core.set_stage(Stage::Finished(output)) };
     true
+}
+
+/// Drops the task's future if the poll it guards unwinds.
+struct DropFutureOnUnwind<'a, F: Future, S>(&'a Core<F, S>);
+
+impl<F: Future, S> Drop for DropFutureOnUnwind<'_, F, S> {
+    fn drop(&mut self) {
+        // SAFETY: only built by `poll_future`, whose caller holds RUNNING.
+        unsafe { self.0.set_stage(Stage::Consumed) };
+    }
 }
 
 /// Drops the future and stores the cancellation (or the panic its drop

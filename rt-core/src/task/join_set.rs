@@ -11,7 +11,7 @@
 //! The ready list is a plain mutex-protected queue plus an
 //! [`AtomicWaker`](crate::util::AtomicWaker): no new lock-free protocol.
 
-use super::{coop, AbortHandle, Id, JoinError, JoinHandle};
+use super::{coop, AbortHandle, Id, JoinError, JoinHandle, LocalSet};
 use crate::loom::sync::Mutex;
 use crate::runtime::Handle;
 use crate::util::AtomicWaker;
@@ -195,6 +195,44 @@ impl<T> JoinSet<T> {
         self.insert(handle.spawn(task))
     }
 
+    /// Spawns the `!Send` future `task` on the current `LocalSet` (or
+    /// `LocalRuntime`) and adds it to the set.
+    ///
+    /// ```
+    /// use rt_core::task::{JoinSet, LocalSet};
+    ///
+    /// let rt = rt_core::runtime::Builder::new_current_thread().build().unwrap();
+    /// LocalSet::new().block_on(&rt, async {
+    ///     let mut set = JoinSet::new();
+    ///     let shared = std::rc::Rc::new(4);
+    ///     set.spawn_local(async move { *shared });
+    ///     assert_eq!(set.join_next().await.unwrap().unwrap(), 4);
+    /// });
+    /// ```
+    ///
+    /// # Panics
+    ///
+    /// Outside a `LocalSet` or `LocalRuntime`, as `task::spawn_local` does.
+    #[track_caller]
+    pub fn spawn_local<F>(&mut self, task: F) -> AbortHandle
+    where
+        F: Future<Output = T> + 'static,
+        T: 'static,
+    {
+        self.insert(super::spawn_local(task))
+    }
+
+    /// Spawns the `!Send` future `task` on `local_set` and adds it to the
+    /// set. It runs when the `LocalSet` is next driven.
+    #[track_caller]
+    pub fn spawn_local_on<F>(&mut self, task: F, local_set: &LocalSet) -> AbortHandle
+    where
+        F: Future<Output = T> + 'static,
+        T: 'static,
+    {
+        self.insert(local_set.spawn_local(task))
+    }
+
     /// Runs `f` on the current runtime's blocking pool and adds it to the
     /// set. Aborting it has no effect once the closure started.
     ///
@@ -282,7 +320,9 @@ impl<T> JoinSet<T> {
         if self.len == 0 {
             return None;
         }
-        self.poll_ready_entries()
+        // Not async, so it cannot yield: a spent budget would only hide
+        // finished tasks. Checked without one, as tokio's does.
+        coop::with_budget_value(None, || self.poll_ready_entries())
     }
 
     /// Polls the entries that were woken since the last call, at most as

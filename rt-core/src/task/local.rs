@@ -13,6 +13,7 @@ use super::list::OwnedTasks;
 use super::{coop, Id, JoinHandle, Notified, Origin, Schedule, Task};
 use crate::loom::sync::Mutex;
 use crate::loom::thread::{self, ThreadId};
+use crate::runtime::context::disallow_block_in_place;
 use crate::util::AtomicWaker;
 use pin_project_lite::pin_project;
 use std::cell::{Cell, RefCell};
@@ -105,7 +106,8 @@ impl Drop for EnterGuard {
 ///
 /// # Panics
 ///
-/// Outside a `LocalSet` (its `run_until`, `block_on`, poll, or `enter`).
+/// Outside a `LocalSet` (its `run_until`, `block_on`, poll, or `enter`) or
+/// a `LocalRuntime` on its own thread.
 #[track_caller]
 pub fn spawn_local<F>(future: F) -> JoinHandle<F::Output>
 where
@@ -114,8 +116,21 @@ where
 {
     match spawn_local_named(future, None) {
         Some(join) => join,
-        None => panic!("`spawn_local` called from outside of a `task::LocalSet`"),
+        None if in_local_runtime() => panic!(
+            "Local tasks can only be spawned on a LocalRuntime from the thread the runtime \
+             was created on"
+        ),
+        None => panic!(
+            "`spawn_local` called from outside of a `task::LocalSet` or `runtime::LocalRuntime`"
+        ),
     }
+}
+
+/// Whether the current runtime is a `LocalRuntime` (entered, through a
+/// handle, on a thread other than its own: on its own thread its set of
+/// `!Send` tasks is current too).
+fn in_local_runtime() -> bool {
+    crate::runtime::context::with_current(|handle| handle.common().config.local).unwrap_or(false)
 }
 
 /// `spawn_local` with a task name (for `task::Builder`); `None` outside a
@@ -275,6 +290,7 @@ impl Future for LocalSet {
 
     fn poll(self: Pin<&mut Self>, cx: &mut TaskContext<'_>) -> Poll<()> {
         let _enter = enter(&self.context, true);
+        let _no_blocking = disallow_block_in_place();
         self.context.shared.waker.register_by_ref(cx.waker());
         if self.tick() {
             // More work queued: come back after others had a turn.
@@ -290,7 +306,14 @@ impl Future for LocalSet {
 
 impl Drop for LocalSet {
     fn drop(&mut self) {
-        let _enter = enter(&self.context, false);
+        // A set kept in a thread-local may outlive this thread's record of
+        // the current set: its tasks are then dropped without entering it
+        // (a `spawn_local` from a destructor panics as outside any set).
+        let _enter = CURRENT
+            .try_with(|_| ())
+            .is_ok()
+            .then(|| enter(&self.context, false));
+        let _no_blocking = disallow_block_in_place();
         // Cancel every task here, on the owner thread, where their futures
         // may be dropped.
         self.context.shared.owned.close_and_shutdown_all();
@@ -341,6 +364,7 @@ impl<F: Future> Future for RunUntil<'_, F> {
     fn poll(self: Pin<&mut Self>, cx: &mut TaskContext<'_>) -> Poll<F::Output> {
         let me = self.project();
         let _enter = enter(&me.local_set.context, true);
+        let _no_blocking = disallow_block_in_place();
         me.local_set
             .context
             .shared

@@ -54,6 +54,7 @@ cfg_rt! {
 
     pub use abort::AbortHandle;
     pub use builder::Builder;
+    pub use coop::{consume_budget, unconstrained, Unconstrained};
     pub use dump::{Dump, TaskInfo, TaskState};
     pub use error::JoinError;
     pub use id::{id, try_id, Id};

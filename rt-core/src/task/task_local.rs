@@ -227,6 +227,21 @@ impl<T: Clone + 'static> LocalKey<T> {
     pub fn get(&'static self) -> T {
         self.with(|value| value.clone())
     }
+
+    /// A clone of the value, or an [`AccessError`] where the key has no
+    /// value (outside any scope).
+    ///
+    /// ```
+    /// rt_core::task_local! {
+    ///     static REQUEST: u32;
+    /// }
+    ///
+    /// assert!(REQUEST.try_get().is_err());
+    /// REQUEST.sync_scope(7, || assert_eq!(REQUEST.try_get(), Ok(7)));
+    /// ```
+    pub fn try_get(&'static self) -> Result<T, AccessError> {
+        self.try_with(|value| value.clone())
+    }
 }
 
 impl<T: 'static> fmt::Debug for LocalKey<T> {

@@ -17,6 +17,10 @@ pub const DEFAULT_EVENTS_CAPACITY: usize = 1024;
 pub struct IoDriver {
     poll: mio::Poll,
     events: mio::Events,
+    /// A smaller buffer for polls that do not wait (the worker still has
+    /// tasks to run), if one was asked for: the events left over stay in
+    /// the kernel for a later turn.
+    busy_events: Option<mio::Events>,
     handle: Arc<IoHandle>,
     /// The states a turn's events name, resolved under the registrations'
     /// lock and kept between turns for its capacity.
@@ -36,6 +40,7 @@ impl IoDriver {
         let driver = IoDriver {
             poll,
             events: mio::Events::with_capacity(nevents.max(1)),
+            busy_events: None,
             handle: handle.clone(),
             resolved: Vec::new(),
             tick: 0,
@@ -46,20 +51,23 @@ impl IoDriver {
 
     fn turn(&mut self, timeout: Option<Duration>) {
         self.tick = (self.tick + 1) & TICK_MASK;
-        match self.poll.poll(&mut self.events, timeout) {
+        let events = match (&mut self.busy_events, timeout) {
+            (Some(busy), Some(Duration::ZERO)) => busy,
+            _ => &mut self.events,
+        };
+        match self.poll.poll(events, timeout) {
             Ok(()) => {}
             Err(e) if e.kind() == io::ErrorKind::Interrupted => return,
             Err(e) => panic!("unexpected error when polling the I/O driver: {e:?}"),
         }
-        if self.is_shutdown || self.events.is_empty() {
+        if self.is_shutdown || events.is_empty() {
             // After shutdown every resource already failed and the set
             // dispatches nothing. Polling still honours the timeout and
             // `unpark`, so a caller that parks after shutdown sleeps
             // instead of spinning.
             return;
         }
-        let events = self
-            .events
+        let events = events
             .iter()
             .map(|event| (event.token(), Ready::from_mio(event)));
         let dispatched = self
@@ -105,8 +113,19 @@ pub fn base_driver(
 pub fn base_driver_with_capacity(
     nevents: usize,
 ) -> impl FnOnce(&mut DriverHandles) -> io::Result<Box<dyn Driver>> + Send + 'static {
+    base_driver_with_capacities(nevents, None)
+}
+
+/// Like [`base_driver_with_capacity`], fetching at most `busy_nevents`
+/// events (when given) in a turn that does not wait: the runtime polls so
+/// while it still has tasks to run, and every event's task joins them.
+pub fn base_driver_with_capacities(
+    nevents: usize,
+    busy_nevents: Option<usize>,
+) -> impl FnOnce(&mut DriverHandles) -> io::Result<Box<dyn Driver>> + Send + 'static {
     move |handles: &mut DriverHandles| {
-        let (driver, handle) = IoDriver::new(nevents)?;
+        let (mut driver, handle) = IoDriver::new(nevents)?;
+        driver.busy_events = busy_nevents.map(|n| mio::Events::with_capacity(n.max(1)));
         handles.insert(handle.metrics.clone());
         handles.insert(handle);
         Ok(Box::new(driver) as Box<dyn Driver>)

@@ -17,9 +17,6 @@ use std::sync::Arc;
 /// Token of the driver's own waker; registration tokens are never 0.
 pub(super) const WAKER_TOKEN: mio::Token = mio::Token(0);
 
-/// The message of the error an operation gets once the runtime is gone.
-const SHUTDOWN_MESSAGE: &str = "An rt context was found, but it is being shutdown.";
-
 /// The reactor's handle: registration with the OS and with the driver.
 #[derive(Debug)]
 pub struct IoHandle {
@@ -30,9 +27,10 @@ pub struct IoHandle {
     pub(super) metrics: Arc<IoDriverMetrics>,
 }
 
-/// The error every operation returns after the runtime shut down.
+/// The error every operation returns after the runtime shut down: rt-core's,
+/// so that `runtime::is_rt_shutdown_err` recognises it.
 pub(crate) fn shutdown_error() -> io::Error {
-    io::Error::other(SHUTDOWN_MESSAGE)
+    rt_core::runtime::shutdown_error()
 }
 
 impl IoHandle {

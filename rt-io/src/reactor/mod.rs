@@ -19,7 +19,10 @@ mod registration;
 mod registration_set;
 mod scheduled_io;
 
-pub use driver::{base_driver, base_driver_with_capacity, IoDriver, DEFAULT_EVENTS_CAPACITY};
+pub use driver::{
+    base_driver, base_driver_with_capacities, base_driver_with_capacity, IoDriver,
+    DEFAULT_EVENTS_CAPACITY,
+};
 pub use handle::IoHandle;
 pub use ready::{Interest, Ready, ERROR_EVENT};
 pub use registration_set::RegistrationSet;

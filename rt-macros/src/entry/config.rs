@@ -20,6 +20,9 @@ pub(crate) enum Flavor {
     CurrentThread,
     /// A pool of worker threads.
     MultiThread,
+    /// A `LocalRuntime`: the current thread, and `!Send` tasks
+    /// (`spawn_local`) allowed.
+    Local,
 }
 
 impl Flavor {
@@ -28,6 +31,7 @@ impl Flavor {
         match value.value().as_str() {
             "current_thread" => Ok(Flavor::CurrentThread),
             "multi_thread" => Ok(Flavor::MultiThread),
+            "local" => Ok(Flavor::Local),
             "single_thread" => hint(
                 "there is no `single_thread` flavor; for a runtime on one thread write \
                  `flavor = \"current_thread\"`",
@@ -41,8 +45,8 @@ impl Flavor {
                  `flavor = \"multi_thread\"`",
             ),
             other => hint(&format!(
-                "unknown runtime flavor `{other}`; write `flavor = \"current_thread\"` \
-                 or `flavor = \"multi_thread\"`"
+                "unknown runtime flavor `{other}`; write `flavor = \"current_thread\"`, \
+                 `flavor = \"multi_thread\"` or `flavor = \"local\"`"
             )),
         }
     }
@@ -54,6 +58,8 @@ pub(crate) struct Config {
     pub(crate) worker_threads: Option<LitInt>,
     pub(crate) start_paused: Option<LitBool>,
     pub(crate) seed: Option<LitInt>,
+    /// The runtime's name (`Builder::name`).
+    pub(crate) name: Option<LitStr>,
     /// The path the expansion reaches rt through (`::rt` unless overridden).
     pub(crate) crate_path: TokenStream,
 }
@@ -65,6 +71,7 @@ struct Written {
     worker_threads: Option<LitInt>,
     start_paused: Option<LitBool>,
     seed: Option<LitInt>,
+    name: Option<LitStr>,
     crate_path: Option<TokenStream>,
 }
 
@@ -100,8 +107,8 @@ impl Errors {
 
 fn option_names(kind: EntryKind) -> &'static str {
     match kind {
-        EntryKind::Main => "`flavor`, `worker_threads`, `start_paused` or `crate`",
-        EntryKind::Test => "`flavor`, `worker_threads`, `start_paused`, `crate` or `seed`",
+        EntryKind::Main => "`flavor`, `worker_threads`, `start_paused`, `name` or `crate`",
+        EntryKind::Test => "`flavor`, `worker_threads`, `start_paused`, `name`, `crate` or `seed`",
     }
 }
 
@@ -165,6 +172,16 @@ fn parse_one(kind: EntryKind, meta: &Meta, written: &mut Written) -> syn::Result
         "start_paused" => {
             let paused = bool_literal(value, "start_paused = true")?;
             set_once(&mut written.start_paused, paused, span, &name)
+        }
+        "name" => {
+            let text = string_literal(value, "name = \"my-runtime\"")?;
+            if text.value().trim().is_empty() {
+                return Err(syn::Error::new(
+                    text.span(),
+                    "the runtime's `name` must not be empty",
+                ));
+            }
+            set_once(&mut written.name, text, span, &name)
         }
         "crate" => {
             let text = string_literal(value, "crate = \"rt\"")?;
@@ -297,7 +314,7 @@ fn check(kind: EntryKind, multi_thread: bool, written: Written, errors: &mut Err
         });
     }
     if let Some(threads) = &written.worker_threads {
-        if flavor == Flavor::CurrentThread {
+        if flavor != Flavor::MultiThread {
             errors.push(syn::Error::new(
                 threads.span(),
                 "`worker_threads` only applies to the multi-thread runtime; add \
@@ -319,6 +336,7 @@ fn check(kind: EntryKind, multi_thread: bool, written: Written, errors: &mut Err
         worker_threads: written.worker_threads,
         start_paused: written.start_paused,
         seed: written.seed,
+        name: written.name,
         crate_path: written.crate_path.unwrap_or_else(|| quote!(::rt)),
     }
 }
@@ -393,6 +411,23 @@ mod tests {
     }
 
     #[test]
+    fn the_local_flavor_and_a_name_are_read() {
+        let config = parse_str(EntryKind::Test, r#"flavor = "local", name = "rt-1""#).unwrap();
+        assert_eq!(config.flavor, Flavor::Local);
+        assert_eq!(config.name.unwrap().value(), "rt-1");
+        assert!(
+            error_of(EntryKind::Main, r#"flavor = "local", worker_threads = 2"#)
+                .contains("multi-thread")
+        );
+        let without = parse(
+            EntryKind::Main,
+            false,
+            r#"flavor = "local""#.parse().unwrap(),
+        );
+        assert_eq!(without.unwrap().flavor, Flavor::Local);
+    }
+
+    #[test]
     fn old_names_say_what_to_write() {
         assert!(error_of(EntryKind::Main, r#"flavor = "basic_scheduler""#)
             .contains("flavor = \"current_thread\""));
@@ -421,7 +456,9 @@ mod tests {
         assert!(error_of(EntryKind::Test, "start_paused = 1").contains("`true` or `false`"));
         assert!(error_of(EntryKind::Test, "flavor = current_thread").contains("a string"));
         assert!(error_of(EntryKind::Test, "crate = \"not a path\"").contains("path"));
-        assert!(error_of(EntryKind::Test, "name = \"x\"").contains("unknown option `name`"));
+        assert!(error_of(EntryKind::Test, "bogus = \"x\"").contains("unknown option `bogus`"));
+        assert!(error_of(EntryKind::Test, "name = \" \"").contains("must not be empty"));
+        assert!(error_of(EntryKind::Test, "name = 1").contains("a string"));
         assert!(error_of(EntryKind::Test, "seed = 1, seed = 2").contains("more than once"));
         assert!(error_of(EntryKind::Test, "flavor(x)").contains("name = value"));
     }

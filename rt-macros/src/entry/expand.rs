@@ -51,10 +51,17 @@ pub(crate) fn runtime_entry(kind: EntryKind, config: &Config, mut function: Item
     let original_body = &function.block;
 
     let constructor = match config.flavor {
-        Flavor::CurrentThread => quote!(new_current_thread),
+        Flavor::CurrentThread | Flavor::Local => quote!(new_current_thread),
         Flavor::MultiThread => quote!(new_multi_thread),
     };
+    let build = match config.flavor {
+        Flavor::Local => quote!(build_local(::core::default::Default::default())),
+        Flavor::CurrentThread | Flavor::MultiThread => quote!(build()),
+    };
     let mut options = TokenStream::new();
+    if let Some(name) = &config.name {
+        options.extend(quote!(.name(#name)));
+    }
     if let Some(threads) = &config.worker_threads {
         options.extend(quote!(.worker_threads(#threads)));
     }
@@ -98,7 +105,7 @@ pub(crate) fn runtime_entry(kind: EntryKind, config: &Config, mut function: Item
         #rt::runtime::Builder::#constructor()
             #options
             .enable_all()
-            .build()
+            .#build
             .expect("failed to build the runtime")
     };
     let runtime = match kind {
@@ -254,6 +261,17 @@ mod tests {
         assert!(out.contains(
             ". start_paused (true) . rng_seed (:: rt :: runtime :: RngSeed :: from_u64 (42))"
         ));
+    }
+
+    #[test]
+    fn the_local_flavor_builds_a_local_runtime_with_its_name() {
+        let out = expand_str(
+            EntryKind::Test,
+            r#"flavor = "local", name = "r""#,
+            "async fn t() {}",
+        );
+        assert!(out.contains("new_current_thread () . name (\"r\")"));
+        assert!(out.contains(". build_local (:: core :: default :: Default :: default ())"));
     }
 
     #[test]

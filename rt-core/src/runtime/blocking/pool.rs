@@ -86,7 +86,9 @@ impl BlockingPool {
             task.shutdown();
         }
 
-        let deadline = timeout.map(|t| Instant::now() + t);
+        // A timeout past what an `Instant` can hold (`Duration::MAX`) is no
+        // deadline at all.
+        let deadline = timeout.and_then(|t| Instant::now().checked_add(t));
         let mut shared = inner.lock();
         while shared.num_alive() > 0 {
             shared = match deadline {

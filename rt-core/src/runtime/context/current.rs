@@ -137,6 +137,41 @@ impl Drop for EnterRuntimeGuard {
     }
 }
 
+/// Forbids `block_in_place` on this thread until dropped; see
+/// [`disallow_block_in_place`].
+pub(crate) struct DisallowBlockInPlaceGuard(bool);
+
+/// Forbids `block_in_place` while a `LocalSet` polls its tasks (or its own
+/// future) on this thread: handing the worker away would strand the set's
+/// tasks, which cannot move. A no-op where it is not allowed anyway.
+pub(crate) fn disallow_block_in_place() -> DisallowBlockInPlaceGuard {
+    let changed = CONTEXT.try_with(|c| {
+        let allowed = c.runtime.get()
+            == EnterRuntime::Entered {
+                allow_block_in_place: true,
+            };
+        if allowed {
+            c.runtime.set(EnterRuntime::Entered {
+                allow_block_in_place: false,
+            });
+        }
+        allowed
+    });
+    DisallowBlockInPlaceGuard(changed.unwrap_or(false))
+}
+
+impl Drop for DisallowBlockInPlaceGuard {
+    fn drop(&mut self) {
+        if self.0 {
+            let _ = CONTEXT.try_with(|c| {
+                c.runtime.set(EnterRuntime::Entered {
+                    allow_block_in_place: true,
+                })
+            });
+        }
+    }
+}
+
 /// Whether this thread is driving a runtime (so blocking here would stall
 /// its tasks).
 pub(crate) fn runtime_entered() -> EnterRuntime {
@@ -162,7 +197,8 @@ impl Drop for ExitRuntimeGuard {
     }
 }
 
-/// Runs `f` with `cx` as the scheduler this thread drives.
+/// Runs `f` with `cx` as the scheduler this thread drives (if the thread's
+/// context still exists).
 pub(crate) fn set_scheduler<R>(cx: &scheduler::Context, f: impl FnOnce() -> R) -> R {
     struct Reset(*const scheduler::Context);
     impl Drop for Reset {
@@ -170,8 +206,13 @@ pub(crate) fn set_scheduler<R>(cx: &scheduler::Context, f: impl FnOnce() -> R) -
             let _ = CONTEXT.try_with(|c| c.scheduler.set(self.0));
         }
     }
-    let previous = CONTEXT.with(|c| c.scheduler.replace(cx as *const _));
-    let _reset = Reset(previous);
+    // Once the thread's context is destroyed (a runtime dropped by another
+    // thread-local's destructor), `f` runs without a current scheduler:
+    // wakes then take the remote path, which shutdown has closed.
+    let _reset = CONTEXT
+        .try_with(|c| c.scheduler.replace(cx as *const _))
+        .ok()
+        .map(Reset);
     f()
 }
 

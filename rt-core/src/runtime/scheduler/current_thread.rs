@@ -394,8 +394,12 @@ impl CoreGuard {
                     core = c;
                 }
                 // Busy for a while: poll the driver without blocking so
-                // that I/O and timers are not starved.
+                // that I/O and timers are not starved, and requeue the
+                // tasks that yielded, which would otherwise wait until the
+                // queue runs dry: under a saturated queue, forever.
                 core = self.park(core, &handle, Some(Duration::ZERO));
+                let deferred = std::mem::take(&mut core.deferred);
+                core.tasks.extend(deferred);
             }
         })
     }
@@ -424,7 +428,8 @@ impl CoreGuard {
     ) -> Box<Core> {
         let mut driver = core.driver.take().expect("driver missing");
         let idle = timeout.is_none();
-        let timeout = if idle && (handle.woken.load(Ordering::Acquire) || !core.tasks.is_empty()) {
+        let has_work = |core: &Core| handle.woken.load(Ordering::Acquire) || !core.tasks.is_empty();
+        let mut timeout = if idle && has_work(&core) {
             Some(Duration::ZERO)
         } else {
             timeout
@@ -437,7 +442,13 @@ impl CoreGuard {
         if hooks {
             metrics.before_park(&mut core.clock);
             if let Some(f) = &handle.common.config.before_park {
-                f();
+                // With the core in the context: the hook may spawn or wake
+                // tasks, which then land in this runtime's queue...
+                core = self.with_core(core, || f()).0;
+                // ...and must run before the thread blocks.
+                if idle && has_work(&core) {
+                    timeout = Some(Duration::ZERO);
+                }
             }
         } else {
             metrics.sample_forced_yields(&mut core.clock);
@@ -449,7 +460,7 @@ impl CoreGuard {
         if hooks {
             metrics.after_unpark(&mut core.clock);
             if let Some(f) = &handle.common.config.after_unpark {
-                f();
+                core = self.with_core(core, || f()).0;
             }
         }
         core

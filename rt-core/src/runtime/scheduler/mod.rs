@@ -39,9 +39,23 @@ pub(crate) enum Context {
     MultiThread(multi_thread::Context),
 }
 
+/// The index of the worker the calling thread runs: `Some(0)` on the
+/// thread driving a current-thread runtime, the worker's index on a
+/// multi-thread worker, `None` elsewhere (the blocking pool, the thread of
+/// a multi-thread `block_on`, threads outside any runtime).
+pub(crate) fn worker_index() -> Option<usize> {
+    crate::runtime::context::with_scheduler(|cx| match cx? {
+        Context::CurrentThread(_) => Some(0),
+        #[cfg(feature = "rt-multi-thread")]
+        Context::MultiThread(cx) => cx.worker_index(),
+    })
+}
+
 /// What every flavor shares: the driver's handles, the blocking pool, the
 /// configuration.
 pub(crate) struct Common {
+    /// This runtime's id, fixed at build.
+    pub(crate) id: super::Id,
     pub(crate) unpark: Arc<dyn Unpark>,
     pub(crate) driver_handles: DriverHandles,
     pub(crate) blocking: Spawner,

@@ -20,6 +20,7 @@ mod lifo_watch;
 mod loom_models;
 mod park;
 mod queue;
+mod tuning;
 #[cfg(all(test, not(loom)))]
 mod tests;
 mod worker;
@@ -200,7 +201,9 @@ impl Handle {
     pub(crate) fn wait_for_workers(&self, timeout: Option<std::time::Duration>) -> bool {
         let (lock, condvar) = &self.shared.finished;
         let mut done = lock.lock().unwrap_or_else(|e| e.into_inner());
-        let deadline = timeout.map(|t| Instant::now() + t);
+        // A timeout past what an `Instant` can hold (`Duration::MAX`) is no
+        // deadline at all.
+        let deadline = timeout.and_then(|t| Instant::now().checked_add(t));
         while !*done {
             done = match deadline {
                 None => condvar.wait(done).unwrap_or_else(|e| e.into_inner()),

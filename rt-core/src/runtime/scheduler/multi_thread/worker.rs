@@ -2,7 +2,8 @@
 //!
 //! The loop, per tick: every `event_interval` ticks poll the driver without
 //! blocking; take the next task (the injector first every
-//! `global_queue_interval` ticks, so outside work is not starved; otherwise
+//! `global_queue_interval` ticks, tuned to the tasks' poll times unless
+//! the builder fixed it, so outside work is not starved; otherwise
 //! the LIFO slot, then the local queue, then the injector); failing that,
 //! run the tasks that yielded again; failing that, steal; failing that,
 //! park.
@@ -15,6 +16,7 @@ use super::idle::WakeUp;
 use super::lifo_slot::LifoSlot;
 use super::lifo_watch::{SlotSightings, Watching};
 use super::queue::{self, Overflow};
+use super::tuning::QueueInterval;
 use super::{Handle, Parker};
 use crate::loom::deque::{Injector, Steal};
 use crate::loom::sync::atomic::Ordering;
@@ -38,10 +40,19 @@ type Task = Notified<Arc<Handle>>;
 /// the slot: queueing it would only announce it to sleeping workers.
 const MAX_LIFO_POLLS_PER_TICK: usize = 3;
 
+/// Rounds of a loop in which only yielded tasks are left before the worker
+/// polls the driver (without blocking) between two rounds. Not every round:
+/// that made each yield an `epoll_wait`; not only every `event_interval`
+/// ticks either: a task yielding until a socket is ready must see the
+/// event within a few yields, as on tokio.
+const YIELD_ROUNDS_PER_DRIVER_POLL: u32 = 4;
+
 /// A worker's run state, owned by the thread running it.
 pub(crate) struct Core {
     index: usize,
     tick: u32,
+    /// Ticks between injector checks, tuned to poll times (`tuning.rs`).
+    queue_interval: QueueInterval,
     local: queue::Local<Task>,
     /// Where a batch taken from the injector lands on its way into
     /// `local` (crossbeam hands out batches only into one of its deques);
@@ -50,6 +61,8 @@ pub(crate) struct Core {
     /// Tasks that yielded, run again once the queue ran dry or at the next
     /// maintenance, so yield loops cannot starve the injector.
     deferred: Vec<Task>,
+    /// Rounds run with only yielded tasks since the driver was last polled.
+    yield_rounds: u32,
     lifo_enabled: bool,
     is_searching: bool,
     is_shutdown: bool,
@@ -96,9 +109,14 @@ impl Core {
         let core = Box::new(Core {
             index,
             tick: 0,
+            queue_interval: QueueInterval::new(
+                common.config.global_queue_interval,
+                common.config.tune_global_queue_interval,
+            ),
             local,
             injected: crate::loom::deque::Worker::new_fifo(),
             deferred: Vec::new(),
+            yield_rounds: 0,
             lifo_enabled: true,
             is_searching: false,
             is_shutdown: false,
@@ -150,8 +168,7 @@ impl Core {
     }
 
     fn next_task(&mut self, handle: &Handle) -> Option<Task> {
-        let config = &handle.common.config;
-        if self.tick % config.global_queue_interval == 0 {
+        if self.tick % self.queue_interval.ticks() == 0 {
             if let Some(task) = steal_one(&handle.shared.injector) {
                 return Some(task);
             }
@@ -396,6 +413,12 @@ fn run(handle: Arc<Handle>, core: Box<Core>) {
 }
 
 impl Context {
+    /// The index of the worker this thread runs, while it holds the
+    /// worker's core (not after `block_in_place` handed it away).
+    pub(crate) fn worker_index(&self) -> Option<usize> {
+        self.core.borrow().as_ref().map(|core| core.index)
+    }
+
     fn run(&self, mut core: Box<Core>) -> Result<Box<Core>, ()> {
         let handle = &self.handle;
         let config = &handle.common.config;
@@ -413,11 +436,16 @@ impl Context {
                 core = self.run_task(task, core)?;
                 continue;
             }
-            if core.requeue_deferred(handle) {
-                // Only yielded tasks were left: run them again. The driver
-                // is polled every `event_interval` ticks (`maintenance`),
-                // as under any other load; polling it on every round of a
-                // yield loop would make each yield a syscall.
+            if !core.deferred.is_empty() {
+                // Only yielded tasks were left: run them again, polling the
+                // driver first every few rounds (see
+                // `YIELD_ROUNDS_PER_DRIVER_POLL`).
+                core.yield_rounds += 1;
+                if core.yield_rounds >= YIELD_ROUNDS_PER_DRIVER_POLL {
+                    core = self.maintenance(core);
+                } else {
+                    core.requeue_deferred(handle);
+                }
                 continue;
             }
             if let Some(task) = core.steal_work(handle) {
@@ -436,6 +464,7 @@ impl Context {
         core.lifo_enabled = true;
         let metrics = &handle.shared.remotes[core.index].metrics;
         metrics.count_poll(&mut core.clock);
+        core.queue_interval.count_poll();
         *self.core.borrow_mut() = Some(core);
         coop::with_budget_value(handle.common.config.budget, || {
             task.run();
@@ -464,6 +493,7 @@ impl Context {
                 }
                 let task = handle.shared.owned.assert_owner(task);
                 metrics.count_poll(&mut core.clock);
+                core.queue_interval.count_poll();
                 *self.core.borrow_mut() = Some(core);
                 task.run();
             }
@@ -473,6 +503,8 @@ impl Context {
     /// Polls the driver without blocking and notices shutdown.
     fn maintenance(&self, core: Box<Core>) -> Box<Core> {
         let mut core = self.park_with(core, Some(std::time::Duration::ZERO));
+        core.yield_rounds = 0;
+        core.queue_interval.end_batch();
         core.requeue_deferred(&self.handle);
         let metrics = &self.handle.shared.remotes[core.index].metrics;
         metrics.sample_forced_yields(&mut core.clock);
@@ -496,8 +528,33 @@ impl Context {
             notify_if_work_pending(handle, core.index);
         }
         core.is_searching = false;
+        if handle.shared.closed.load(Ordering::Acquire) {
+            core.is_shutdown = true;
+            handle.shared.idle.unpark_worker_by_id(core.index);
+            return core;
+        }
+        // Counted (and the hooks run) once per park, however many watch
+        // intervals or spurious wake-ups it takes: those are not the
+        // worker coming back to work.
         let config = &handle.common.config;
         let metrics = &handle.shared.remotes[core.index].metrics;
+        metrics.before_park(&mut core.clock);
+        if let Some(f) = &config.before_park {
+            f();
+        }
+        let mut core = self.park_until_woken(core);
+        core.queue_interval.start_batch();
+        metrics.after_unpark(&mut core.clock);
+        if let Some(f) = &config.after_unpark {
+            f();
+        }
+        core
+    }
+
+    /// The blocking part of `park`: blocks until woken for work or for
+    /// shutdown, going back to sleep after spurious wake-ups.
+    fn park_until_woken(&self, mut core: Box<Core>) -> Box<Core> {
+        let handle = &self.handle;
         loop {
             // A zero-timeout park (driver poll, yielded-task requeue) may
             // have consumed the wake-up that shutdown sent: shutdown sets
@@ -508,15 +565,7 @@ impl Context {
                 handle.shared.idle.unpark_worker_by_id(core.index);
                 return core;
             }
-            metrics.before_park(&mut core.clock);
-            if let Some(f) = &config.before_park {
-                f();
-            }
             core = self.park_watching(core);
-            metrics.after_unpark(&mut core.clock);
-            if let Some(f) = &config.after_unpark {
-                f();
-            }
             if handle.shared.closed.load(Ordering::Acquire) {
                 core.is_shutdown = true;
                 handle.shared.idle.unpark_worker_by_id(core.index);
@@ -690,7 +739,12 @@ fn schedule_local(handle: &Handle, core: &mut Core, task: Task, is_yield: bool) 
 
 /// A worker hands its core back at shutdown; the last one in drains every
 /// queue and shuts the driver down.
-pub(super) fn shutdown_core(handle: &Handle, core: Core) {
+pub(super) fn shutdown_core(handle: &Handle, mut core: Core) {
+    // The last busy period (since the last park) counts too: a worker that
+    // started late, or never parked, has run nonetheless.
+    handle.shared.remotes[core.index]
+        .metrics
+        .flush(&mut core.clock);
     // Tasks bound while shutdown began are cancelled here.
     handle.shared.owned.close_and_shutdown_all();
     let mut cores = handle

@@ -1,16 +1,11 @@
-//! The runtime: [`Builder`], [`Runtime`], [`Handle`].
-//!
-//! rt-core owns the schedulers; this module's `Builder` adds what only the
-//! facade knows: which drivers (I/O, time) to stack under the scheduler.
-//! Everything else is forwarded unchanged.
+//! The facade's `Builder`: rt-core's, plus the choice of drivers (I/O,
+//! time) to stack under the scheduler, which only the facade knows.
 
+use super::{
+    HistogramConfiguration, LocalOptions, LocalRuntime, RngSeed, Runtime, SlowPoll, UnhandledPanic,
+};
 use std::io;
 use std::time::Duration;
-
-pub use rt_core::runtime::{
-    EnterGuard, Handle, HistogramConfiguration, PanicCallback, RngSeed, Runtime, RuntimeFlavor,
-    RuntimeMetrics, SlowPoll, TryCurrentError, UnhandledPanic,
-};
 
 /// Configures and builds a [`Runtime`], with tokio's method names.
 ///
@@ -25,17 +20,23 @@ pub use rt_core::runtime::{
 pub struct Builder {
     inner: rt_core::runtime::Builder,
     enable_io: bool,
+    /// `None`: the reactor's default.
+    max_io_events_per_tick: Option<usize>,
+    /// `None`: as `max_io_events_per_tick`.
+    max_io_events_per_busy_tick: Option<usize>,
     enable_time: bool,
     start_paused: bool,
 }
 
 impl Builder {
     /// A builder for the current-thread runtime: every task runs on the
-    /// thread that calls [`Runtime::block_on`].
+    /// thread that calls `Runtime::block_on`.
     pub fn new_current_thread() -> Builder {
         Builder {
             inner: rt_core::runtime::Builder::new_current_thread(),
             enable_io: false,
+            max_io_events_per_tick: None,
+            max_io_events_per_busy_tick: None,
             enable_time: false,
             start_paused: false,
         }
@@ -48,9 +49,22 @@ impl Builder {
         Builder {
             inner: rt_core::runtime::Builder::new_multi_thread(),
             enable_io: false,
+            max_io_events_per_tick: None,
+            max_io_events_per_busy_tick: None,
             enable_time: false,
             start_paused: false,
         }
+    }
+
+    /// Names the runtime, as `Handle::name` reports it.
+    ///
+    /// # Panics
+    ///
+    /// If `name` is empty or only whitespace.
+    #[track_caller]
+    pub fn name(&mut self, name: impl Into<String>) -> &mut Self {
+        self.inner.name(name);
+        self
     }
 
     /// Number of worker threads of the multi-thread runtime (default: the
@@ -94,6 +108,45 @@ impl Builder {
     /// message naming this method.
     pub fn enable_io(&mut self) -> &mut Self {
         self.enable_io = true;
+        self
+    }
+
+    /// The most I/O events the reactor takes from the OS per turn (default
+    /// 1024); more wait for the next turn.
+    ///
+    /// # Panics
+    ///
+    /// If `capacity` is 0.
+    #[track_caller]
+    pub fn max_io_events_per_tick(&mut self, capacity: usize) -> &mut Self {
+        assert!(capacity > 0, "max_io_events_per_tick must be non-zero");
+        self.max_io_events_per_tick = Some(capacity);
+        self
+    }
+
+    /// The most I/O events the reactor takes per turn when the runtime polls
+    /// it while it still has tasks to run (every `event_interval` ticks of
+    /// a busy worker); the rest wait in the kernel for a later turn. A
+    /// small batch keeps a busy worker's queue from overflowing with the
+    /// tasks the events wake. Default: `max_io_events_per_tick`.
+    ///
+    /// ```
+    /// let rt = rt::runtime::Builder::new_current_thread()
+    ///     .enable_io()
+    ///     .max_io_events_per_tick(128)
+    ///     .max_io_events_per_busy_tick(8)
+    ///     .build()
+    ///     .unwrap();
+    /// # drop(rt);
+    /// ```
+    ///
+    /// # Panics
+    ///
+    /// If `capacity` is 0.
+    #[track_caller]
+    pub fn max_io_events_per_busy_tick(&mut self, capacity: usize) -> &mut Self {
+        assert!(capacity > 0, "max_io_events_per_busy_tick must be non-zero");
+        self.max_io_events_per_busy_tick = Some(capacity);
         self
     }
 
@@ -200,7 +253,8 @@ impl Builder {
         self
     }
 
-    /// Records a histogram of task poll times in [`RuntimeMetrics`].
+    /// Records a histogram of task poll times in
+    /// [`RuntimeMetrics`](super::RuntimeMetrics).
     pub fn enable_metrics_poll_time_histogram(&mut self) -> &mut Self {
         self.inner.enable_metrics_poll_time_histogram();
         self
@@ -219,9 +273,40 @@ impl Builder {
     /// Builds the runtime, failing with the OS's error if a resource cannot
     /// be created.
     pub fn build(&mut self) -> io::Result<Runtime> {
+        self.with_drivers()?.build().map(Runtime::from_core)
+    }
+
+    /// Builds a [`LocalRuntime`]: a current-thread runtime that is `!Send`
+    /// and runs `!Send` tasks spawned with `spawn_local`. Fails with
+    /// `InvalidInput` on a multi-thread builder.
+    ///
+    /// ```
+    /// use rt::runtime::{Builder, LocalOptions};
+    ///
+    /// let rt = Builder::new_current_thread()
+    ///     .enable_all()
+    ///     .build_local(LocalOptions::default())
+    ///     .unwrap();
+    /// let shared = std::rc::Rc::new("local");
+    /// let task = rt.spawn_local(async move { *shared });
+    /// assert_eq!(rt.block_on(task).unwrap(), "local");
+    /// ```
+    pub fn build_local(&mut self, options: LocalOptions) -> io::Result<LocalRuntime> {
+        self.with_drivers()?
+            .build_local(options)
+            .map(LocalRuntime::from_core)
+    }
+
+    /// rt-core's builder with the enabled drivers installed.
+    fn with_drivers(&mut self) -> io::Result<&mut rt_core::runtime::Builder> {
         #[cfg(feature = "net")]
         if self.enable_io {
-            self.inner.base_driver(rt_io::reactor::base_driver());
+            self.inner
+                .base_driver(rt_io::reactor::base_driver_with_capacities(
+                    self.max_io_events_per_tick
+                        .unwrap_or(rt_io::reactor::DEFAULT_EVENTS_CAPACITY),
+                    self.max_io_events_per_busy_tick,
+                ));
         }
         #[cfg(feature = "time")]
         if self.enable_time {
@@ -236,6 +321,6 @@ impl Builder {
         }
         #[cfg(not(feature = "time"))]
         let _ = self.enable_time;
-        self.inner.build()
+        Ok(&mut self.inner)
     }
 }
