@@ -1,0 +1,235 @@
+//! The timed workloads, one line each on stdout for `cargo xtask ecosystem
+//! --bench` to read: `result NAME ops=N secs=S rate=R p99_us=P`, where R
+//! is operations per second and P the 99th percentile of one operation's
+//! latency. The same code runs on whichever runtime `tokio` is.
+
+use std::future::Future;
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+use bytes::Bytes;
+use futures_util::{SinkExt, StreamExt};
+use hyper::Method;
+use tokio::net::TcpStream;
+use tokio::task::JoinSet;
+use tokio_util::codec::{Framed, LengthDelimitedCodec, LinesCodec};
+use tokio_util::sync::CancellationToken;
+
+use crate::clients::{hyper_call, hyper_client, reqwest_client};
+use crate::{framed, server, watchdog};
+
+/// Requests in flight at once in the HTTP workloads, and connections in the
+/// framed ones.
+const IN_FLIGHT: usize = 32;
+const CONNECTIONS: usize = 8;
+
+/// Runs every workload on a multi-thread runtime of `workers` threads;
+/// `scale` divides the operation counts (1 for a real run).
+pub fn run(workers: usize, scale: usize) -> Result<(), String> {
+    let runtime = tokio::runtime::Builder::new_multi_thread()
+        .worker_threads(workers)
+        .enable_all()
+        .build()
+        .map_err(|e| format!("building the runtime: {e}"))?;
+    runtime.block_on(async {
+        watchdog::step("hyper_roundtrip");
+        report("hyper_roundtrip", hyper_roundtrip(8000 / scale).await?);
+        watchdog::step("reqwest_get_post");
+        report("reqwest_get_post", reqwest_get_post(4000 / scale).await?);
+        watchdog::step("framed_lines");
+        report("framed_lines", framed_lines(4000 / scale).await?);
+        watchdog::step("framed_length_delimited");
+        report(
+            "framed_length_delimited",
+            framed_frames(4000 / scale).await?,
+        );
+        Ok::<(), String>(())
+    })
+}
+
+/// Prints one result line from the latencies of every operation and the
+/// wall time of the whole workload.
+fn report(name: &str, (mut latencies, wall): (Vec<Duration>, Duration)) {
+    latencies.sort_unstable();
+    let ops = latencies.len();
+    let p99 = latencies
+        .get((ops * 99 / 100).min(ops.saturating_sub(1)))
+        .copied()
+        .unwrap_or_default();
+    let secs = wall.as_secs_f64();
+    println!(
+        "result {name} ops={ops} secs={secs:.4} rate={:.1} p99_us={:.1}",
+        ops as f64 / secs,
+        p99.as_secs_f64() * 1e6
+    );
+}
+
+/// Times `op(i)` for `i` in `0..ops`, `in_flight` at once from one task.
+async fn timed<F, Fut>(
+    ops: usize,
+    in_flight: usize,
+    op: F,
+) -> Result<(Vec<Duration>, Duration), String>
+where
+    F: Fn(usize) -> Fut,
+    Fut: Future<Output = Result<(), String>>,
+{
+    let started = Instant::now();
+    let latencies: Vec<Result<Duration, String>> = futures_util::stream::iter(0..ops)
+        .map(|i| {
+            let op = &op;
+            async move {
+                let t = Instant::now();
+                op(i).await?;
+                Ok(t.elapsed())
+            }
+        })
+        .buffer_unordered(in_flight)
+        .collect()
+        .await;
+    let wall = started.elapsed();
+    Ok((latencies.into_iter().collect::<Result<_, _>>()?, wall))
+}
+
+/// hyper-util's pooled client against a bare hyper server: small GETs.
+async fn hyper_roundtrip(ops: usize) -> Result<(Vec<Duration>, Duration), String> {
+    let server = server::start_hyper().await.map_err(|e| e.to_string())?;
+    let client = hyper_client();
+    let addr = server.addr;
+    let result = timed(ops, IN_FLIGHT, |_| {
+        let client = &client;
+        async move {
+            let (status, _) = hyper_call(client, addr, Method::GET, "/", Bytes::new()).await?;
+            if status.is_success() {
+                Ok(())
+            } else {
+                Err(format!("GET / answered {status}"))
+            }
+        }
+    })
+    .await;
+    server.token.cancel();
+    let _ = server.task.await;
+    result
+}
+
+/// reqwest against axum: GET /json and POST /echo (1 KiB) alternately.
+async fn reqwest_get_post(ops: usize) -> Result<(Vec<Duration>, Duration), String> {
+    let server = server::start_axum(server::app(Arc::default()))
+        .await
+        .map_err(|e| e.to_string())?;
+    let client = reqwest_client()?;
+    let base = format!("http://{}", server.addr);
+    let body = Bytes::from(vec![b'x'; 1024]);
+    let result = timed(ops, IN_FLIGHT, |i| {
+        let (client, base, body) = (&client, &base, body.clone());
+        async move {
+            let response = if i % 2 == 0 {
+                client.get(format!("{base}/json")).send().await
+            } else {
+                client.post(format!("{base}/echo")).body(body).send().await
+            };
+            let response = response.map_err(|e| e.to_string())?;
+            if !response.status().is_success() {
+                return Err(format!("answered {}", response.status()));
+            }
+            response.bytes().await.map(drop).map_err(|e| e.to_string())
+        }
+    })
+    .await;
+    drop(client);
+    server.token.cancel();
+    let _ = server.task.await;
+    result
+}
+
+/// `session(stream, per_conn)` on `CONNECTIONS` connections at once, each
+/// a task of its own; a session returns the latency of each round trip.
+async fn per_connection<S, Fut>(
+    addr: std::net::SocketAddr,
+    per_conn: usize,
+    session: S,
+) -> Result<(Vec<Duration>, Duration), String>
+where
+    S: Fn(TcpStream, usize) -> Fut,
+    Fut: Future<Output = Result<Vec<Duration>, String>> + Send + 'static,
+{
+    let started = Instant::now();
+    let mut tasks = JoinSet::new();
+    for _ in 0..CONNECTIONS {
+        let stream = TcpStream::connect(addr)
+            .await
+            .map_err(|e| format!("connect: {e}"))?;
+        let _ = stream.set_nodelay(true);
+        tasks.spawn(session(stream, per_conn));
+    }
+    let mut all = Vec::new();
+    while let Some(joined) = tasks.join_next().await {
+        all.extend(joined.map_err(|e| e.to_string())??);
+    }
+    Ok((all, started.elapsed()))
+}
+
+/// LinesCodec round trips of a short line.
+async fn framed_lines(per_conn: usize) -> Result<(Vec<Duration>, Duration), String> {
+    let token = CancellationToken::new();
+    let (addr, server) = framed::start_lines(token.clone())
+        .await
+        .map_err(|e| e.to_string())?;
+    let result = per_connection(addr, per_conn, |stream, n| async move {
+        let mut framed = Framed::new(stream, LinesCodec::new());
+        let mut latencies = Vec::with_capacity(n);
+        for _ in 0..n {
+            let t = Instant::now();
+            framed
+                .send("a line of some forty bytes, give or take")
+                .await
+                .map_err(|e| e.to_string())?;
+            framed
+                .next()
+                .await
+                .ok_or("closed")?
+                .map_err(|e| e.to_string())?;
+            latencies.push(t.elapsed());
+        }
+        Ok(latencies)
+    })
+    .await;
+    token.cancel();
+    let _ = server.await;
+    result
+}
+
+/// LengthDelimitedCodec round trips of a 1 KiB frame.
+async fn framed_frames(per_conn: usize) -> Result<(Vec<Duration>, Duration), String> {
+    let token = CancellationToken::new();
+    let (addr, server) = framed::start_frames(token.clone())
+        .await
+        .map_err(|e| e.to_string())?;
+    let frame = Bytes::from(vec![7u8; 1024]);
+    let result = per_connection(addr, per_conn, |stream, n| {
+        let frame = frame.clone();
+        async move {
+            let mut framed = Framed::new(stream, LengthDelimitedCodec::new());
+            let mut latencies = Vec::with_capacity(n);
+            for _ in 0..n {
+                let t = Instant::now();
+                framed
+                    .send(frame.clone())
+                    .await
+                    .map_err(|e| e.to_string())?;
+                framed
+                    .next()
+                    .await
+                    .ok_or("closed")?
+                    .map_err(|e| e.to_string())?;
+                latencies.push(t.elapsed());
+            }
+            Ok(latencies)
+        }
+    })
+    .await;
+    token.cancel();
+    let _ = server.await;
+    result
+}
