@@ -73,7 +73,7 @@ pub fn ecosystem(args: &[String]) -> Result<(), String> {
     let mut rest = args.iter();
     while let Some(arg) = rest.next() {
         match arg.as_str() {
-            "--bench" => bench_rounds = Some(bench_rounds.unwrap_or(3)),
+            "--bench" => bench_rounds = Some(bench_rounds.unwrap_or(5)),
             "--rounds" => {
                 let n = rest
                     .next()

@@ -32,19 +32,34 @@ pub fn run(workers: usize, scale: usize) -> Result<(), String> {
         .build()
         .map_err(|e| format!("building the runtime: {e}"))?;
     runtime.block_on(async {
-        watchdog::step("hyper_roundtrip");
-        report("hyper_roundtrip", hyper_roundtrip(8000 / scale).await?);
-        watchdog::step("reqwest_get_post");
-        report("reqwest_get_post", reqwest_get_post(4000 / scale).await?);
-        watchdog::step("framed_lines");
-        report("framed_lines", framed_lines(4000 / scale).await?);
-        watchdog::step("framed_length_delimited");
-        report(
-            "framed_length_delimited",
-            framed_frames(4000 / scale).await?,
-        );
-        Ok::<(), String>(())
+        // A short untimed pass first: threads, allocator and connection
+        // pools warmed up alike on both runtimes.
+        watchdog::step("warm-up");
+        workloads(scale * 10, false).await?;
+        workloads(scale, true).await
     })
+}
+
+/// Each workload once, with the operation counts divided by `scale`;
+/// prints the result lines when `print`.
+async fn workloads(scale: usize, print: bool) -> Result<(), String> {
+    let show = |name: &str, result| {
+        if print {
+            report(name, result);
+        }
+    };
+    watchdog::step("hyper_roundtrip");
+    show("hyper_roundtrip", hyper_roundtrip(8000 / scale).await?);
+    watchdog::step("reqwest_get_post");
+    show("reqwest_get_post", reqwest_get_post(4000 / scale).await?);
+    watchdog::step("framed_lines");
+    show("framed_lines", framed_lines(4000 / scale).await?);
+    watchdog::step("framed_length_delimited");
+    show(
+        "framed_length_delimited",
+        framed_frames(4000 / scale).await?,
+    );
+    Ok(())
 }
 
 /// Prints one result line from the latencies of every operation and the
