@@ -4,7 +4,8 @@
 //! tokio and on rt patched in under tokio's name, and its smoke run on
 //! both. The tokio run checks the fixture itself; the rt run checks rt.
 //! `--rt-only` skips the tokio build and run. `--bench` then times the
-//! same workloads on both and writes `target/bench/ecosystem.md`.
+//! same workloads on both (in-process workloads, axum under wrk, a RESP
+//! server under redis-benchmark) and writes `target/bench/ecosystem.md`.
 //!
 //! The patch is passed on the command line (`--config
 //! patch.crates-io.tokio.path=...`), so the fixture's manifest and lock
@@ -19,6 +20,8 @@ use crate::cargo::{cargo, workspace_root};
 use crate::deadline::run_bounded;
 
 mod bench;
+mod redis;
+mod server;
 mod wrk;
 
 /// The bound on one smoke run; the fixture's own watchdog fires first.

@@ -49,15 +49,15 @@ async fn workloads(scale: usize, print: bool) -> Result<(), String> {
         }
     };
     watchdog::step("hyper_roundtrip");
-    show("hyper_roundtrip", hyper_roundtrip(8000 / scale).await?);
+    show("hyper_roundtrip", hyper_roundtrip(30_000 / scale).await?);
     watchdog::step("reqwest_get_post");
-    show("reqwest_get_post", reqwest_get_post(4000 / scale).await?);
+    show("reqwest_get_post", reqwest_get_post(16_000 / scale).await?);
     watchdog::step("framed_lines");
-    show("framed_lines", framed_lines(4000 / scale).await?);
+    show("framed_lines", framed_lines(8000 / scale).await?);
     watchdog::step("framed_length_delimited");
     show(
         "framed_length_delimited",
-        framed_frames(4000 / scale).await?,
+        framed_frames(8000 / scale).await?,
     );
     Ok(())
 }

@@ -8,6 +8,8 @@
 //!   each.
 //! * `ecosystem serve`: the axum application on a loopback port, printed
 //!   as `listening on ADDR`, until standard input closes (for wrk).
+//! * `ecosystem kv`: a RESP key-value server, the same way (for
+//!   redis-benchmark).
 //!
 //! `--workers N` sets the multi-thread runtime's worker count (2 by
 //! default). A watchdog ends any run that does not stop by itself. The
@@ -21,6 +23,7 @@ use std::time::Duration;
 mod bench;
 mod clients;
 mod framed;
+mod kv;
 mod server;
 mod smoke;
 mod watchdog;
@@ -48,9 +51,9 @@ fn main() {
             watchdog::start("bench", Duration::from_secs(300));
             bench::run(workers, if quick { 20 } else { 1 })
         }
-        Some("serve") => {
-            watchdog::start("serve", Duration::from_secs(600));
-            serve(workers)
+        Some(name @ ("serve" | "kv")) => {
+            watchdog::start("server", Duration::from_secs(600));
+            serve(workers, name == "kv")
         }
         Some(other) => usage(&format!("unknown command `{other}`")),
     };
@@ -62,30 +65,38 @@ fn main() {
 
 fn usage(problem: &str) -> ! {
     eprintln!(
-        "ecosystem: {problem}\nusage: ecosystem [smoke | bench [--quick] | serve] [--workers N]"
+        "ecosystem: {problem}\nusage: ecosystem [smoke | bench [--quick] | serve | kv] [--workers N]"
     );
     exit(2);
 }
 
-/// Serves the axum application until standard input reaches its end, then
-/// shuts down gracefully.
-fn serve(workers: usize) -> Result<(), String> {
+/// Serves the axum application (or with `kv` the RESP server) until
+/// standard input reaches its end, then shuts down gracefully.
+fn serve(workers: usize, kv: bool) -> Result<(), String> {
     let runtime = tokio::runtime::Builder::new_multi_thread()
         .worker_threads(workers)
         .enable_all()
         .build()
         .map_err(|e| format!("building the runtime: {e}"))?;
     runtime.block_on(async {
+        let token = tokio_util::sync::CancellationToken::new();
+        let stop = token.clone();
+        std::thread::spawn(move || {
+            let mut sink = Vec::new();
+            let _ = std::io::stdin().read_to_end(&mut sink);
+            stop.cancel();
+        });
+        if kv {
+            return kv::serve(token)
+                .await
+                .map_err(|e| format!("kv server: {e}"));
+        }
         let server = server::start_axum(server::app(Default::default()))
             .await
             .map_err(|e| format!("starting axum: {e}"))?;
         println!("listening on {}", server.addr);
-        let token = server.token.clone();
-        std::thread::spawn(move || {
-            let mut sink = Vec::new();
-            let _ = std::io::stdin().read_to_end(&mut sink);
-            token.cancel();
-        });
+        token.cancelled().await;
+        server.token.cancel();
         server
             .task
             .await

@@ -1,6 +1,7 @@
 //! `cargo xtask ecosystem --bench`: the fixture's timed workloads on tokio
 //! and on rt, in alternating rounds so that a change in the machine's load
-//! touches both alike, then the axum application under wrk; the medians
+//! touches both alike, then the axum application under wrk and the RESP
+//! server under redis-benchmark; the medians
 //! and the spread of the per-round rt/tokio ratios go to
 //! `target/bench/ecosystem.md` and the terminal.
 
@@ -9,7 +10,7 @@ use std::fmt::Write as _;
 use std::process::Command;
 use std::time::Duration;
 
-use super::{wrk, Runtime};
+use super::{redis, wrk, Runtime};
 use crate::cargo::workspace_root;
 use crate::deadline::run_bounded;
 
@@ -56,9 +57,18 @@ pub fn bench(rounds: usize) -> Result<(), String> {
             }
         }
     }
-    let wrk_note = wrk::run(rounds, &mut samples)?;
+    let notes = [
+        wrk::run(rounds, &mut samples)?,
+        redis::run(rounds, &mut samples)?,
+    ];
     let load_after = load_average();
-    let report = render(&samples, rounds, &load_before, &load_after, &wrk_note);
+    let report = render(
+        &samples,
+        rounds,
+        &load_before,
+        &load_after,
+        &notes.join(" "),
+    );
     println!("\n{report}");
     let out = workspace_root().join("target").join("bench");
     std::fs::create_dir_all(&out).map_err(|e| format!("creating {}: {e}", out.display()))?;
@@ -139,7 +149,7 @@ pub fn render(
     rounds: usize,
     load_before: &str,
     load_after: &str,
-    wrk_note: &str,
+    notes: &str,
 ) -> String {
     let cores = std::thread::available_parallelism().map_or(0, |n| n.get());
     let mut md = String::new();
@@ -179,7 +189,7 @@ pub fn render(
          /echo (1 KiB) alternately, 32 in flight; `framed_lines` and `framed_length_delimited` \
          ping-pong round trips of a short line (LinesCodec) and a 1 KiB frame \
          (LengthDelimitedCodec) on 8 TCP connections at once; all in one process on a \
-         2-worker multi-thread runtime. {wrk_note}"
+         2-worker multi-thread runtime. {notes}"
     );
     md
 }

@@ -2,12 +2,10 @@
 //! connections for a few seconds against `/plain`, with 1 and with 2
 //! runtime workers, on tokio and on rt in turn.
 
-use std::io::{BufRead, BufReader};
-use std::process::{Child, Command, Stdio};
-use std::thread;
-use std::time::{Duration, Instant};
+use std::process::Command;
 
 use super::bench::{Sample, Samples};
+use super::server::Server;
 use super::Runtime;
 
 /// How long each wrk run lasts.
@@ -50,30 +48,13 @@ pub fn run(rounds: usize, samples: &mut Samples) -> Result<String, String> {
 
 /// One wrk run against a fresh server.
 fn one(runtime: Runtime, workers: usize) -> Result<Sample, String> {
-    let mut server = Command::new(runtime.binary())
-        .args(["serve", "--workers", &workers.to_string()])
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .spawn()
-        .map_err(|e| format!("starting the {} server: {e}", runtime.name()))?;
-    let result = measure(&mut server);
-    stop(server, runtime)?;
+    let server = Server::start(runtime, "serve", workers)?;
+    let result = measure(&server.addr);
+    server.stop()?;
     result
 }
 
-fn measure(server: &mut Child) -> Result<Sample, String> {
-    let stdout = server
-        .stdout
-        .take()
-        .ok_or("the server's stdout was not piped")?;
-    let mut first = String::new();
-    BufReader::new(stdout)
-        .read_line(&mut first)
-        .map_err(|e| format!("reading the server's address: {e}"))?;
-    let addr = first
-        .trim()
-        .strip_prefix("listening on ")
-        .ok_or_else(|| format!("the server printed {first:?}, not its address"))?;
+fn measure(addr: &str) -> Result<Sample, String> {
     let output = Command::new("wrk")
         .args([
             "-t1",
@@ -91,32 +72,6 @@ fn measure(server: &mut Child) -> Result<Sample, String> {
         return Err(format!("wrk failed ({}): {text}", output.status));
     }
     parse(&text).ok_or_else(|| format!("could not read wrk's output:\n{text}"))
-}
-
-/// Closes the server's standard input, which starts its graceful shutdown,
-/// and waits a bounded time for it to exit.
-fn stop(mut server: Child, runtime: Runtime) -> Result<(), String> {
-    drop(server.stdin.take());
-    let started = Instant::now();
-    while started.elapsed() < Duration::from_secs(10) {
-        if let Some(status) = server.try_wait().map_err(|e| e.to_string())? {
-            return if status.success() {
-                Ok(())
-            } else {
-                Err(format!(
-                    "the {} server exited with {status}",
-                    runtime.name()
-                ))
-            };
-        }
-        thread::sleep(Duration::from_millis(20));
-    }
-    let _ = server.kill();
-    let _ = server.wait();
-    Err(format!(
-        "the {} server did not shut down within 10 s",
-        runtime.name()
-    ))
 }
 
 /// Requests/s and the 99th percentile from wrk's `--latency` output.
