@@ -29,6 +29,16 @@ pub struct Sample {
 /// Samples by workload, then by runtime, one per round.
 pub type Samples = BTreeMap<String, BTreeMap<&'static str, Vec<Sample>>>;
 
+/// Adds one round's `sample` of workload `name` on `runtime`.
+pub fn record(samples: &mut Samples, name: String, runtime: Runtime, sample: Sample) {
+    samples
+        .entry(name)
+        .or_default()
+        .entry(runtime.name())
+        .or_default()
+        .push(sample);
+}
+
 /// Runs `rounds` rounds of the workloads and of wrk, then writes the
 /// report.
 pub fn bench(rounds: usize) -> Result<(), String> {
@@ -48,12 +58,7 @@ pub fn bench(rounds: usize) -> Result<(), String> {
                 ));
             }
             for (name, sample) in parse_results(&finished.stdout)? {
-                samples
-                    .entry(name)
-                    .or_default()
-                    .entry(runtime.name())
-                    .or_default()
-                    .push(sample);
+                record(&mut samples, name, runtime, sample);
             }
         }
     }

@@ -4,7 +4,7 @@
 
 use std::process::Command;
 
-use super::bench::{Sample, Samples};
+use super::bench::{record, Sample, Samples};
 use super::server::Server;
 use super::Runtime;
 
@@ -39,12 +39,7 @@ pub fn run(rounds: usize, samples: &mut Samples) -> Result<String, String> {
                 .collect();
             server.stop()?;
             for (name, sample) in results?.into_iter().flatten() {
-                samples
-                    .entry(name)
-                    .or_default()
-                    .entry(runtime.name())
-                    .or_default()
-                    .push(sample);
+                record(samples, name, runtime, sample);
             }
         }
     }

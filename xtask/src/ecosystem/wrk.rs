@@ -4,7 +4,7 @@
 
 use std::process::Command;
 
-use super::bench::{Sample, Samples};
+use super::bench::{record, Sample, Samples};
 use super::server::Server;
 use super::Runtime;
 
@@ -30,12 +30,7 @@ pub fn run(rounds: usize, samples: &mut Samples) -> Result<String, String> {
                 );
                 let sample = one(runtime, workers)?;
                 let name = format!("axum_wrk_{workers}w_{CONNECTIONS}c");
-                samples
-                    .entry(name)
-                    .or_default()
-                    .entry(runtime.name())
-                    .or_default()
-                    .push(sample);
+                record(samples, name, runtime, sample);
             }
         }
     }
