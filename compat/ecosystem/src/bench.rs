@@ -4,6 +4,7 @@
 //! latency. The same code runs on whichever runtime `tokio` is.
 
 use std::future::Future;
+use std::net::SocketAddr;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
@@ -11,8 +12,8 @@ use bytes::Bytes;
 use futures_util::{SinkExt, StreamExt};
 use hyper::Method;
 use tokio::net::TcpStream;
-use tokio::task::JoinSet;
-use tokio_util::codec::{Framed, LengthDelimitedCodec, LinesCodec};
+use tokio::task::{JoinHandle, JoinSet};
+use tokio_util::codec::{Decoder, Encoder, Framed, LengthDelimitedCodec, LinesCodec};
 use tokio_util::sync::CancellationToken;
 
 use crate::clients::{hyper_call, hyper_client, reqwest_client};
@@ -26,11 +27,7 @@ const CONNECTIONS: usize = 8;
 /// Runs every workload on a multi-thread runtime of `workers` threads;
 /// `scale` divides the operation counts (1 for a real run).
 pub fn run(workers: usize, scale: usize) -> Result<(), String> {
-    let runtime = tokio::runtime::Builder::new_multi_thread()
-        .worker_threads(workers)
-        .enable_all()
-        .build()
-        .map_err(|e| format!("building the runtime: {e}"))?;
+    let runtime = crate::multi_thread(workers)?;
     runtime.block_on(async {
         // A short untimed pass first: threads, allocator and connection
         // pools warmed up alike on both runtimes.
@@ -53,12 +50,18 @@ async fn workloads(scale: usize, print: bool) -> Result<(), String> {
     watchdog::step("reqwest_get_post");
     show("reqwest_get_post", reqwest_get_post(16_000 / scale).await?);
     watchdog::step("framed_lines");
-    show("framed_lines", framed_lines(8000 / scale).await?);
+    let line = "a line of some forty bytes, give or take";
+    let lines = framed_round_trips(framed::start_lines, LinesCodec::new(), line, 8000 / scale);
+    show("framed_lines", lines.await?);
     watchdog::step("framed_length_delimited");
-    show(
-        "framed_length_delimited",
-        framed_frames(8000 / scale).await?,
+    let frame = Bytes::from(vec![7u8; 1024]);
+    let frames = framed_round_trips(
+        framed::start_frames,
+        LengthDelimitedCodec::new(),
+        frame,
+        8000 / scale,
     );
+    show("framed_length_delimited", frames.await?);
     Ok(())
 }
 
@@ -158,91 +161,60 @@ async fn reqwest_get_post(ops: usize) -> Result<(Vec<Duration>, Duration), Strin
     result
 }
 
-/// `session(stream, per_conn)` on `CONNECTIONS` connections at once, each
-/// a task of its own; a session returns the latency of each round trip.
-async fn per_connection<S, Fut>(
-    addr: std::net::SocketAddr,
+/// Ping-pong round trips of `message` through `codec`, `per_conn` on
+/// each of `CONNECTIONS` connections at once (a task each), against the
+/// server that `start` launches; the latency of every round trip.
+async fn framed_round_trips<S, SF, C, M>(
+    start: S,
+    codec: C,
+    message: M,
     per_conn: usize,
-    session: S,
 ) -> Result<(Vec<Duration>, Duration), String>
 where
-    S: Fn(TcpStream, usize) -> Fut,
-    Fut: Future<Output = Result<Vec<Duration>, String>> + Send + 'static,
+    S: FnOnce(CancellationToken) -> SF,
+    SF: Future<Output = std::io::Result<(SocketAddr, JoinHandle<()>)>>,
+    C: Encoder<M> + Decoder + Clone + Send + 'static,
+    <C as Encoder<M>>::Error: std::fmt::Display,
+    <C as Decoder>::Error: std::fmt::Display,
+    <C as Decoder>::Item: Send,
+    M: Clone + Send + 'static,
 {
-    let started = Instant::now();
-    let mut tasks = JoinSet::new();
-    for _ in 0..CONNECTIONS {
-        let stream = TcpStream::connect(addr)
-            .await
-            .map_err(|e| format!("connect: {e}"))?;
-        let _ = stream.set_nodelay(true);
-        tasks.spawn(session(stream, per_conn));
-    }
-    let mut all = Vec::new();
-    while let Some(joined) = tasks.join_next().await {
-        all.extend(joined.map_err(|e| e.to_string())??);
-    }
-    Ok((all, started.elapsed()))
-}
-
-/// LinesCodec round trips of a short line.
-async fn framed_lines(per_conn: usize) -> Result<(Vec<Duration>, Duration), String> {
     let token = CancellationToken::new();
-    let (addr, server) = framed::start_lines(token.clone())
-        .await
-        .map_err(|e| e.to_string())?;
-    let result = per_connection(addr, per_conn, |stream, n| async move {
-        let mut framed = Framed::new(stream, LinesCodec::new());
-        let mut latencies = Vec::with_capacity(n);
-        for _ in 0..n {
-            let t = Instant::now();
-            framed
-                .send("a line of some forty bytes, give or take")
+    let (addr, server) = start(token.clone()).await.map_err(|e| e.to_string())?;
+    let result = async {
+        let started = Instant::now();
+        let mut tasks = JoinSet::new();
+        for _ in 0..CONNECTIONS {
+            let stream = TcpStream::connect(addr)
                 .await
-                .map_err(|e| e.to_string())?;
-            framed
-                .next()
-                .await
-                .ok_or("closed")?
-                .map_err(|e| e.to_string())?;
-            latencies.push(t.elapsed());
+                .map_err(|e| format!("connect: {e}"))?;
+            let _ = stream.set_nodelay(true);
+            let mut framed = Framed::new(stream, codec.clone());
+            let message = message.clone();
+            tasks.spawn(async move {
+                let mut latencies = Vec::with_capacity(per_conn);
+                for _ in 0..per_conn {
+                    let t = Instant::now();
+                    framed
+                        .send(message.clone())
+                        .await
+                        .map_err(|e| e.to_string())?;
+                    framed
+                        .next()
+                        .await
+                        .ok_or("closed")?
+                        .map_err(|e| e.to_string())?;
+                    latencies.push(t.elapsed());
+                }
+                Ok::<_, String>(latencies)
+            });
         }
-        Ok(latencies)
-    })
-    .await;
-    token.cancel();
-    let _ = server.await;
-    result
-}
-
-/// LengthDelimitedCodec round trips of a 1 KiB frame.
-async fn framed_frames(per_conn: usize) -> Result<(Vec<Duration>, Duration), String> {
-    let token = CancellationToken::new();
-    let (addr, server) = framed::start_frames(token.clone())
-        .await
-        .map_err(|e| e.to_string())?;
-    let frame = Bytes::from(vec![7u8; 1024]);
-    let result = per_connection(addr, per_conn, |stream, n| {
-        let frame = frame.clone();
-        async move {
-            let mut framed = Framed::new(stream, LengthDelimitedCodec::new());
-            let mut latencies = Vec::with_capacity(n);
-            for _ in 0..n {
-                let t = Instant::now();
-                framed
-                    .send(frame.clone())
-                    .await
-                    .map_err(|e| e.to_string())?;
-                framed
-                    .next()
-                    .await
-                    .ok_or("closed")?
-                    .map_err(|e| e.to_string())?;
-                latencies.push(t.elapsed());
-            }
-            Ok(latencies)
+        let mut all = Vec::new();
+        while let Some(joined) = tasks.join_next().await {
+            all.extend(joined.map_err(|e| e.to_string())??);
         }
-    })
+        Ok((all, started.elapsed()))
+    }
     .await;
     token.cancel();
     let _ = server.await;

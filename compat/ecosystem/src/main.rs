@@ -70,14 +70,19 @@ fn usage(problem: &str) -> ! {
     exit(2);
 }
 
-/// Serves the axum application (or with `kv` the RESP server) until
-/// standard input reaches its end, then shuts down gracefully.
-fn serve(workers: usize, kv: bool) -> Result<(), String> {
-    let runtime = tokio::runtime::Builder::new_multi_thread()
+/// A multi-thread runtime of `workers` threads with I/O and time enabled.
+pub fn multi_thread(workers: usize) -> Result<tokio::runtime::Runtime, String> {
+    tokio::runtime::Builder::new_multi_thread()
         .worker_threads(workers)
         .enable_all()
         .build()
-        .map_err(|e| format!("building the runtime: {e}"))?;
+        .map_err(|e| format!("building the multi-thread runtime: {e}"))
+}
+
+/// Serves the axum application (or with `kv` the RESP server) until
+/// standard input reaches its end, then shuts down gracefully.
+fn serve(workers: usize, kv: bool) -> Result<(), String> {
+    let runtime = multi_thread(workers)?;
     runtime.block_on(async {
         let token = tokio_util::sync::CancellationToken::new();
         let stop = token.clone();

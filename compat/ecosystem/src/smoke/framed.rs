@@ -64,13 +64,7 @@ pub async fn lines() -> Outcome {
             Ok::<(), String>(())
         });
     }
-    while let Some(joined) = clients.join_next().await {
-        joined.map_err(|e| format!("a client task failed: {e}"))??;
-    }
-    token.cancel();
-    server
-        .await
-        .map_err(|e| format!("the server task failed: {e}"))?;
+    finish(clients, token, server).await?;
     Ok(format!(
         "{CONNECTIONS} connections x {LINES} lines, the last over the limit"
     ))
@@ -107,15 +101,24 @@ pub async fn length_delimited() -> Outcome {
             Ok::<(), String>(())
         });
     }
+    finish(clients, token, server).await?;
+    Ok(format!(
+        "{CONNECTIONS} connections x {} frames of 0 B to 256 KiB, pipelined",
+        sizes.len()
+    ))
+}
+
+/// Waits for every client, then stops the server.
+async fn finish(
+    mut clients: JoinSet<Result<(), String>>,
+    token: CancellationToken,
+    server: tokio::task::JoinHandle<()>,
+) -> Result<(), String> {
     while let Some(joined) = clients.join_next().await {
         joined.map_err(|e| format!("a client task failed: {e}"))??;
     }
     token.cancel();
     server
         .await
-        .map_err(|e| format!("the server task failed: {e}"))?;
-    Ok(format!(
-        "{CONNECTIONS} connections x {} frames of 0 B to 256 KiB, pipelined",
-        sizes.len()
-    ))
+        .map_err(|e| format!("the server task failed: {e}"))
 }

@@ -101,18 +101,26 @@ async fn one_hyper_request(
                 .map_err(|e| format!("/json answered {status} and bad JSON: {e}"))?;
             ensure!(info == Info::expected(), "/json answered {info:?}");
         }
-        _ => {
-            let sent = payload(i);
-            let (status, body) =
-                hyper_call(client, addr, Method::POST, "/echo", sent.clone()).await?;
-            ensure!(
-                status == StatusCode::OK && body == sent,
-                "/echo answered {status} with {} bytes for {} sent",
-                body.len(),
-                sent.len()
-            );
-        }
+        _ => hyper_echo(client, addr, i).await?,
     }
+    Ok(())
+}
+
+/// POSTs `payload(i)` to `/echo` through the hyper-util client and checks
+/// that it comes back.
+async fn hyper_echo(
+    client: &crate::clients::HyperClient,
+    addr: SocketAddr,
+    i: usize,
+) -> Result<(), String> {
+    let sent = payload(i);
+    let (status, body) = hyper_call(client, addr, Method::POST, "/echo", sent.clone()).await?;
+    ensure!(
+        status == StatusCode::OK && body == sent,
+        "/echo answered {status} with {} bytes for {} sent",
+        body.len(),
+        sent.len()
+    );
     Ok(())
 }
 
@@ -236,15 +244,7 @@ pub async fn hyper_both_ends() -> Outcome {
             let client = &client;
             let addr = server.addr;
             async move {
-                let sent = payload(i);
-                let (status, body) =
-                    hyper_call(client, addr, Method::POST, "/echo", sent.clone()).await?;
-                ensure!(
-                    status == StatusCode::OK && body == sent,
-                    "/echo answered {status} with {} bytes for {} sent",
-                    body.len(),
-                    sent.len()
-                );
+                hyper_echo(client, addr, i).await?;
                 let (status, body) =
                     hyper_call(client, addr, Method::GET, "/", Bytes::new()).await?;
                 ensure!(

@@ -70,11 +70,7 @@ pub fn run(workers: usize) -> Result<(), String> {
     });
     drop(paused);
 
-    let runtime = tokio::runtime::Builder::new_multi_thread()
-        .worker_threads(workers)
-        .enable_all()
-        .build()
-        .map_err(|e| format!("building the multi-thread runtime: {e}"))?;
+    let runtime = crate::multi_thread(workers)?;
     runtime.block_on(async {
         report
             .check("axum_with_hyper_client", http::axum_with_hyper_client())
