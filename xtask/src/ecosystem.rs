@@ -99,10 +99,7 @@ pub fn ecosystem(args: &[String]) -> Result<(), String> {
     for &runtime in &runtimes {
         build(runtime)?;
     }
-    println!(
-        "xtask ecosystem: both builds done in {:.0?}",
-        started.elapsed()
-    );
+    println!("xtask ecosystem: builds done in {:.0?}", started.elapsed());
     let mut failed = Vec::new();
     for &runtime in &runtimes {
         if let Err(e) = smoke(runtime) {
