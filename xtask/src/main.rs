@@ -22,6 +22,11 @@
 //! * `bench [ARGS]`: the rt/tokio benchmark suite in release; writes
 //!   `target/bench/report.md` and `target/bench/ratios.svg`. `ARGS` go to
 //!   the harness (`--filter NAME`, `--samples N`, `--help`, ...).
+//! * `ecosystem [--bench [--rounds N]] [--rt-only]`: the compat/ecosystem
+//!   fixture (axum, hyper, reqwest, tower, tokio-util, tokio-stream) built
+//!   on crates.io's tokio and on rt patched in as tokio, and its smoke run
+//!   on both; `--bench` also times it on both and writes
+//!   `target/bench/ecosystem.md`.
 
 use std::env;
 use std::process::exit;
@@ -30,6 +35,7 @@ use std::time::Instant;
 mod bench;
 mod cargo;
 mod deadline;
+mod ecosystem;
 mod features;
 mod loom;
 mod smoke;
@@ -49,12 +55,13 @@ fn main() {
         Some("smoke") => smoke(),
         Some("features") => features::features(),
         Some("bench") => bench::bench(&args[1..]),
+        Some("ecosystem") => ecosystem::ecosystem(&args[1..]),
         Some("test") => deadline::workspace_tests(),
         Some("valgrind") => valgrind::valgrind(&args[1..]),
         Some("tokio-suite") => tokio_suite::tokio_suite(&args[1..]),
         _ => {
             eprintln!(
-                "usage: cargo xtask <ci | features | test | loom [CRATE] | smoke | bench [ARGS] | valgrind [--quick] | tokio-suite [FILTER]>"
+                "usage: cargo xtask <ci | features | test | loom [CRATE] | smoke | bench [ARGS] | ecosystem [--bench [--rounds N]] [--rt-only] | valgrind [--quick] | tokio-suite [FILTER]>"
             );
             exit(2);
         }

@@ -1,0 +1,203 @@
+//! `cargo xtask ecosystem [--bench [--rounds N]] [--rt-only]`: the
+//! ecosystem fixture (compat/ecosystem: axum, hyper, hyper-util, reqwest,
+//! tower, tokio-util, tokio-stream) built in release twice, on crates.io's
+//! tokio and on rt patched in under tokio's name, and its smoke run on
+//! both. The tokio run checks the fixture itself; the rt run checks rt.
+//! `--rt-only` skips the tokio build and run. `--bench` then times the
+//! same workloads on both (in-process workloads, axum under wrk, a RESP
+//! server under redis-benchmark) and writes `target/bench/ecosystem.md`.
+//!
+//! The patch is passed on the command line (`--config
+//! patch.crates-io.tokio.path=...`), so the fixture's manifest and lock
+//! stay those of a plain tokio application; each runtime builds into a
+//! target directory of its own under `target/ecosystem/`.
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+use std::time::{Duration, Instant};
+
+use crate::cargo::{cargo, workspace_root};
+use crate::deadline::run_bounded;
+
+mod bench;
+mod redis;
+mod server;
+mod wrk;
+
+/// The bound on one smoke run; the fixture's own watchdog fires first.
+const SMOKE_LIMIT: Duration = Duration::from_secs(120);
+
+/// The fixture's cargo features on crates.io's tokio.
+const TOKIO_FEATURES: &str = "util-rt";
+/// The fixture's cargo features on rt: the same, tokio-util's `rt` included.
+const RT_FEATURES: &str = "util-rt";
+
+/// One of the two runtimes the fixture builds on.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub enum Runtime {
+    /// crates.io's tokio, as the fixture's lock names it.
+    Tokio,
+    /// rt, patched in through compat/tokio.
+    Rt,
+}
+
+impl Runtime {
+    /// Its name in paths and reports.
+    pub fn name(self) -> &'static str {
+        match self {
+            Runtime::Tokio => "tokio",
+            Runtime::Rt => "rt",
+        }
+    }
+
+    fn target_dir(self) -> PathBuf {
+        workspace_root()
+            .join("target")
+            .join("ecosystem")
+            .join(self.name())
+    }
+
+    /// The fixture's binary built on this runtime.
+    pub fn binary(self) -> PathBuf {
+        self.target_dir().join("release").join("ecosystem")
+    }
+}
+
+/// The fixture's directory.
+fn fixture() -> PathBuf {
+    workspace_root().join("compat").join("ecosystem")
+}
+
+/// Runs the command; `args` are those after `ecosystem`.
+pub fn ecosystem(args: &[String]) -> Result<(), String> {
+    let mut bench_rounds = None;
+    let mut runtimes = vec![Runtime::Tokio, Runtime::Rt];
+    let mut rest = args.iter();
+    while let Some(arg) = rest.next() {
+        match arg.as_str() {
+            "--bench" => bench_rounds = Some(bench_rounds.unwrap_or(5)),
+            "--rounds" => {
+                let n = rest
+                    .next()
+                    .and_then(|n| n.parse::<usize>().ok())
+                    .filter(|&n| n > 0);
+                bench_rounds = Some(n.ok_or("--rounds takes a positive number")?);
+            }
+            "--rt-only" => runtimes = vec![Runtime::Rt],
+            other => {
+                return Err(format!(
+                    "ecosystem: unknown argument `{other}` (--bench, --rounds N, --rt-only)"
+                ))
+            }
+        }
+    }
+    if bench_rounds.is_some() && runtimes.len() < 2 {
+        return Err("ecosystem: --bench compares rt with tokio; drop --rt-only".to_string());
+    }
+    let started = Instant::now();
+    for &runtime in &runtimes {
+        build(runtime)?;
+    }
+    println!("xtask ecosystem: builds done in {:.0?}", started.elapsed());
+    let mut failed = Vec::new();
+    for &runtime in &runtimes {
+        if let Err(e) = smoke(runtime) {
+            failed.push(e);
+        }
+    }
+    if !failed.is_empty() {
+        return Err(failed.join("\n"));
+    }
+    if let Some(rounds) = bench_rounds {
+        bench::bench(rounds)?;
+    }
+    println!("xtask ecosystem: done in {:.0?}", started.elapsed());
+    Ok(())
+}
+
+/// Builds the fixture in release on `runtime`.
+///
+/// Cargo keeps a locked version over a patch, so the rt build resolves
+/// against a lock of its own, `Cargo.rt.lock` (tokio pinned to the patched
+/// crate, and rt's own dependencies): it is put in the place of Cargo.lock
+/// for the build, the result saved back to it, and the committed Cargo.lock
+/// restored, whether the build passed or not.
+fn build(runtime: Runtime) -> Result<(), String> {
+    let manifest = fixture().join("Cargo.toml");
+    let manifest = path_str(&manifest)?;
+    let target_dir = runtime.target_dir();
+    let envs = [("CARGO_TARGET_DIR", path_str(&target_dir)?)];
+    let mut args = vec!["build", "--release", "--manifest-path", manifest];
+    let features = match runtime {
+        Runtime::Tokio => TOKIO_FEATURES,
+        Runtime::Rt => RT_FEATURES,
+    };
+    if !features.is_empty() {
+        args.extend(["--features", features]);
+    }
+    if runtime == Runtime::Tokio {
+        args.push("--locked");
+        return cargo(&args, &envs);
+    }
+    let compat = workspace_root().join("compat").join("tokio");
+    let patch = format!("patch.crates-io.tokio.path={:?}", path_str(&compat)?);
+    let lock = fixture().join("Cargo.lock");
+    let rt_lock = fixture().join("Cargo.rt.lock");
+    let committed = read(&lock)?;
+    let built = (|| {
+        match std::fs::read(&rt_lock) {
+            Ok(bytes) => write(&lock, &bytes)?,
+            // No lock of rt's own yet: move tokio onto the patch.
+            Err(_) => cargo(
+                &[
+                    "update",
+                    "-p",
+                    "tokio",
+                    "--manifest-path",
+                    manifest,
+                    "--config",
+                    &patch,
+                ],
+                &envs,
+            )?,
+        }
+        args.extend(["--config", &patch]);
+        let built = cargo(&args, &envs);
+        write(&rt_lock, &read(&lock)?)?;
+        built
+    })();
+    write(&lock, &committed)?;
+    built
+}
+
+fn read(path: &Path) -> Result<Vec<u8>, String> {
+    std::fs::read(path).map_err(|e| format!("reading {}: {e}", path.display()))
+}
+
+fn write(path: &Path, bytes: &[u8]) -> Result<(), String> {
+    std::fs::write(path, bytes).map_err(|e| format!("writing {}: {e}", path.display()))
+}
+
+/// Runs the fixture's smoke checks on `runtime`.
+fn smoke(runtime: Runtime) -> Result<(), String> {
+    println!("xtask: ecosystem smoke on {}", runtime.name());
+    let finished = run_bounded(Command::new(runtime.binary()).arg("smoke"), SMOKE_LIMIT)?;
+    println!("xtask: ... {:.1?}", finished.elapsed);
+    match finished.status {
+        Some(status) if status.success() => Ok(()),
+        Some(status) => Err(format!(
+            "the ecosystem smoke run on {} failed ({status}); the FAIL lines above say what was wrong",
+            runtime.name()
+        )),
+        None => Err(format!(
+            "the ecosystem smoke run on {} was still running after {SMOKE_LIMIT:?} and was killed",
+            runtime.name()
+        )),
+    }
+}
+
+/// A path as UTF-8, as cargo's arguments need it.
+fn path_str(path: &Path) -> Result<&str, String> {
+    path.to_str()
+        .ok_or_else(|| format!("non-UTF-8 path {}", path.display()))
+}

@@ -1,0 +1,214 @@
+//! `cargo xtask ecosystem --bench`: the fixture's timed workloads on tokio
+//! and on rt, in alternating rounds so that a change in the machine's load
+//! touches both alike, then the axum application under wrk and the RESP
+//! server under redis-benchmark; the medians
+//! and the spread of the per-round rt/tokio ratios go to
+//! `target/bench/ecosystem.md` and the terminal.
+
+use std::collections::BTreeMap;
+use std::fmt::Write as _;
+use std::process::Command;
+use std::time::Duration;
+
+use super::{redis, wrk, Runtime};
+use crate::cargo::workspace_root;
+use crate::deadline::run_bounded;
+
+/// The bound on one run of the fixture's workloads.
+const BENCH_LIMIT: Duration = Duration::from_secs(360);
+
+/// One workload's numbers from one run.
+#[derive(Clone, Copy, Debug)]
+pub struct Sample {
+    /// Operations per second.
+    pub rate: f64,
+    /// 99th percentile latency of one operation, in microseconds.
+    pub p99_us: f64,
+}
+
+/// Samples by workload, then by runtime, one per round.
+pub type Samples = BTreeMap<String, BTreeMap<&'static str, Vec<Sample>>>;
+
+/// Adds one round's `sample` of workload `name` on `runtime`.
+pub fn record(samples: &mut Samples, name: String, runtime: Runtime, sample: Sample) {
+    samples
+        .entry(name)
+        .or_default()
+        .entry(runtime.name())
+        .or_default()
+        .push(sample);
+}
+
+/// Runs `rounds` rounds of the workloads and of wrk, then writes the
+/// report.
+pub fn bench(rounds: usize) -> Result<(), String> {
+    let load_before = load_average();
+    let mut samples = Samples::new();
+    for round in 1..=rounds {
+        for runtime in [Runtime::Tokio, Runtime::Rt] {
+            println!(
+                "xtask: ecosystem bench round {round}/{rounds} on {}",
+                runtime.name()
+            );
+            let finished = run_bounded(Command::new(runtime.binary()).arg("bench"), BENCH_LIMIT)?;
+            if !finished.status.is_some_and(|s| s.success()) {
+                return Err(format!(
+                    "the ecosystem bench on {} failed or hung",
+                    runtime.name()
+                ));
+            }
+            for (name, sample) in parse_results(&finished.stdout)? {
+                record(&mut samples, name, runtime, sample);
+            }
+        }
+    }
+    let notes = [
+        wrk::run(rounds, &mut samples)?,
+        redis::run(rounds, &mut samples)?,
+    ];
+    let load_after = load_average();
+    let report = render(
+        &samples,
+        rounds,
+        &load_before,
+        &load_after,
+        &notes.join(" "),
+    );
+    println!("\n{report}");
+    let out = workspace_root().join("target").join("bench");
+    std::fs::create_dir_all(&out).map_err(|e| format!("creating {}: {e}", out.display()))?;
+    let path = out.join("ecosystem.md");
+    std::fs::write(&path, report).map_err(|e| format!("writing {}: {e}", path.display()))?;
+    println!("xtask: wrote {}", path.display());
+    Ok(())
+}
+
+/// The `result NAME ops=N secs=S rate=R p99_us=P` lines of a bench run.
+fn parse_results(stdout: &str) -> Result<Vec<(String, Sample)>, String> {
+    let mut results = Vec::new();
+    for line in stdout.lines() {
+        let Some(rest) = line.strip_prefix("result ") else {
+            continue;
+        };
+        let mut words = rest.split_whitespace();
+        let name = words
+            .next()
+            .ok_or_else(|| format!("a result line without a name: {line:?}"))?;
+        let field = |key: &str| -> Result<f64, String> {
+            rest.split_whitespace()
+                .find_map(|w| w.strip_prefix(key)?.strip_prefix('='))
+                .and_then(|v| v.parse().ok())
+                .ok_or_else(|| format!("no {key} in {line:?}"))
+        };
+        results.push((
+            name.to_string(),
+            Sample {
+                rate: field("rate")?,
+                p99_us: field("p99_us")?,
+            },
+        ));
+    }
+    if results.is_empty() {
+        return Err("the bench run printed no result line".to_string());
+    }
+    Ok(results)
+}
+
+/// The machine's load average, as /proc/loadavg gives it.
+fn load_average() -> String {
+    std::fs::read_to_string("/proc/loadavg")
+        .map(|s| s.split_whitespace().take(3).collect::<Vec<_>>().join(" "))
+        .unwrap_or_else(|_| "unknown".to_string())
+}
+
+fn median(values: &mut [f64]) -> f64 {
+    values.sort_by(f64::total_cmp);
+    match values.len() {
+        0 => f64::NAN,
+        n if n % 2 == 1 => values[n / 2],
+        n => (values[n / 2 - 1] + values[n / 2]) / 2.0,
+    }
+}
+
+/// "median (min–max)" of the per-round ratios `rt / tokio` of `value`.
+fn ratio(tokio: &[Sample], rt: &[Sample], value: fn(&Sample) -> f64) -> String {
+    let mut ratios: Vec<f64> = tokio
+        .iter()
+        .zip(rt)
+        .map(|(t, r)| value(r) / value(t))
+        .collect();
+    if ratios.is_empty() {
+        return "n/a".to_string();
+    }
+    let m = median(&mut ratios);
+    format!("{m:.2} ({:.2}–{:.2})", ratios[0], ratios[ratios.len() - 1])
+}
+
+fn med(samples: &[Sample], value: fn(&Sample) -> f64) -> f64 {
+    median(&mut samples.iter().map(value).collect::<Vec<_>>())
+}
+
+/// rt's best round over tokio's best round (highest rate, lowest p99): on a
+/// loaded machine the best round is the one least disturbed.
+fn best_ratio(tokio: &[Sample], rt: &[Sample]) -> String {
+    let best = |samples: &[Sample]| {
+        let rate = samples.iter().map(|s| s.rate).fold(f64::NAN, f64::max);
+        let p99 = samples.iter().map(|s| s.p99_us).fold(f64::NAN, f64::min);
+        (rate, p99)
+    };
+    let ((tokio_rate, tokio_p99), (rt_rate, rt_p99)) = (best(tokio), best(rt));
+    format!("{:.2} / {:.2}", rt_rate / tokio_rate, rt_p99 / tokio_p99)
+}
+
+/// The markdown report.
+pub fn render(
+    samples: &Samples,
+    rounds: usize,
+    load_before: &str,
+    load_after: &str,
+    notes: &str,
+) -> String {
+    let cores = std::thread::available_parallelism().map_or(0, |n| n.get());
+    let mut md = String::new();
+    let _ = writeln!(md, "# Ecosystem: rt against tokio\n");
+    let _ = writeln!(
+        md,
+        "The compat/ecosystem fixture (`cargo xtask ecosystem --bench`) built twice in release (crates.io's tokio; rt patched in \
+         under tokio's name), {rounds} alternating rounds. Ratios are rt/tokio per round: the \
+         median, then the lowest and highest in brackets; the last column compares each \
+         runtime's best round (highest ops/s, lowest p99), the one the load disturbed least. \
+         Ops/s above 1 and p99 below 1 favour rt. Machine: {cores} cores, load average {load_before} before and {load_after} \
+         after; numbers on a shared, loaded machine move between runs, so read the spread.\n"
+    );
+    let _ = writeln!(
+        md,
+        "| workload | tokio ops/s | rt ops/s | rt/tokio ops/s | tokio p99 µs | rt p99 µs | rt/tokio p99 | best rounds rt/tokio ops/s / p99 |"
+    );
+    let _ = writeln!(md, "|---|---:|---:|---:|---:|---:|---:|---:|");
+    for (name, by_runtime) in samples {
+        let empty = Vec::new();
+        let tokio = by_runtime.get("tokio").unwrap_or(&empty);
+        let rt = by_runtime.get("rt").unwrap_or(&empty);
+        let _ = writeln!(
+            md,
+            "| {name} | {:.0} | {:.0} | {} | {:.0} | {:.0} | {} | {} |",
+            med(tokio, |s| s.rate),
+            med(rt, |s| s.rate),
+            ratio(tokio, rt, |s| s.rate),
+            med(tokio, |s| s.p99_us),
+            med(rt, |s| s.p99_us),
+            ratio(tokio, rt, |s| s.p99_us),
+            best_ratio(tokio, rt),
+        );
+    }
+    let _ = writeln!(
+        md,
+        "\nWorkloads: `hyper_roundtrip` hyper-util's pooled client against a bare hyper server, \
+         small GETs, 32 in flight; `reqwest_get_post` reqwest against axum, GET /json and POST \
+         /echo (1 KiB) alternately, 32 in flight; `framed_lines` and `framed_length_delimited` \
+         ping-pong round trips of a short line (LinesCodec) and a 1 KiB frame \
+         (LengthDelimitedCodec) on 8 TCP connections at once; all in one process on a \
+         2-worker multi-thread runtime. {notes}"
+    );
+    md
+}

@@ -1,0 +1,85 @@
+//! One of the fixture's servers (`ecosystem serve` or `ecosystem kv`) as a
+//! child process for an outside load generator: started, its address read
+//! from its first line, and stopped by closing its standard input, which
+//! starts its graceful shutdown.
+
+use std::io::{BufRead, BufReader};
+use std::process::{Child, Command, Stdio};
+use std::thread;
+use std::time::{Duration, Instant};
+
+use super::Runtime;
+
+/// A running server process.
+pub struct Server {
+    child: Child,
+    runtime: Runtime,
+    /// Where it listens, `IP:PORT`.
+    pub addr: String,
+}
+
+impl Server {
+    /// Starts `ecosystem COMMAND --workers WORKERS` built on `runtime`.
+    pub fn start(runtime: Runtime, command: &str, workers: usize) -> Result<Server, String> {
+        let mut child = Command::new(runtime.binary())
+            .args([command, "--workers", &workers.to_string()])
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .spawn()
+            .map_err(|e| format!("starting `ecosystem {command}` on {}: {e}", runtime.name()))?;
+        let mut first = String::new();
+        let read = match child.stdout.take() {
+            Some(stdout) => BufReader::new(stdout)
+                .read_line(&mut first)
+                .map_err(|e| e.to_string()),
+            None => Err("stdout was not piped".to_string()),
+        };
+        let addr = read.and_then(|_| {
+            first
+                .trim()
+                .strip_prefix("listening on ")
+                .map(str::to_string)
+                .ok_or_else(|| format!("the server printed {first:?}, not its address"))
+        });
+        let mut server = Server {
+            child,
+            runtime,
+            addr: String::new(),
+        };
+        match addr {
+            Ok(addr) => {
+                server.addr = addr;
+                Ok(server)
+            }
+            Err(e) => {
+                let _ = server.stop();
+                Err(e)
+            }
+        }
+    }
+
+    /// The port it listens on.
+    pub fn port(&self) -> &str {
+        self.addr.rsplit(':').next().unwrap_or("")
+    }
+
+    /// Closes its standard input and waits up to 10 s for a clean exit.
+    pub fn stop(mut self) -> Result<(), String> {
+        let name = self.runtime.name();
+        drop(self.child.stdin.take());
+        let started = Instant::now();
+        while started.elapsed() < Duration::from_secs(10) {
+            if let Some(status) = self.child.try_wait().map_err(|e| e.to_string())? {
+                return if status.success() {
+                    Ok(())
+                } else {
+                    Err(format!("the {name} server exited with {status}"))
+                };
+            }
+            thread::sleep(Duration::from_millis(20));
+        }
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+        Err(format!("the {name} server did not shut down within 10 s"))
+    }
+}
