@@ -9,6 +9,14 @@
 /// for `$receiver<T>`, a struct whose field `chan` is a `chan::Rx<T, S>`.
 macro_rules! impl_receiver {
     ($receiver:ident) => {
+        // A panic while the receiver is borrowed leaves every message
+        // either still queued (with its permit) or already handed out, so
+        // the channel stays consistent whatever `T` is; tokio promises the
+        // same. Without these, the receiver's own queue (raw block
+        // pointers) would make it unwind-safe only for unwind-safe `T`.
+        impl<T> ::std::panic::UnwindSafe for $receiver<T> {}
+        impl<T> ::std::panic::RefUnwindSafe for $receiver<T> {}
+
         impl<T> $receiver<T> {
             /// Waits for the next message; `None` once every sender is gone (or
             /// the channel was closed) and every message sent has been received.
