@@ -66,8 +66,9 @@ impl<T> RwLock<T> {
     ///
     /// # Panics
     ///
-    /// Panics if `max_reads` is more than `u32::MAX >> 3`.
+    /// Panics if `max_reads` is 0 or more than `u32::MAX >> 3`.
     pub fn with_max_readers(value: T, max_reads: u32) -> RwLock<T> {
+        assert!(max_reads != 0, "a RwLock may not be created with 0 readers");
         assert!(
             max_reads <= MAX_READS,
             "a RwLock may not be created with more than {MAX_READS} readers"
@@ -93,6 +94,7 @@ impl<T> RwLock<T> {
     /// `static`.
     #[cfg(not(loom))]
     pub const fn const_with_max_readers(value: T, max_reads: u32) -> RwLock<T> {
+        assert!(max_reads != 0, "a RwLock may not be created with 0 readers");
         assert!(max_reads <= MAX_READS, "too many readers for a RwLock");
         RwLock {
             max_readers: max_reads,
