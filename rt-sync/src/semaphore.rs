@@ -258,6 +258,7 @@ impl<'a> SemaphorePermit<'a> {
     /// # Panics
     ///
     /// Panics if the two permits come from different semaphores.
+    #[track_caller]
     pub fn merge(&mut self, mut other: Self) {
         self.held.merge(&mut other.held);
     }
@@ -290,6 +291,7 @@ impl OwnedSemaphorePermit {
     /// # Panics
     ///
     /// Panics if the two permits come from different semaphores.
+    #[track_caller]
     pub fn merge(&mut self, mut other: Self) {
         self.held.merge(&mut other.held);
     }
@@ -349,6 +351,7 @@ impl<H: Deref<Target = Semaphore> + Clone> HeldPermits<H> {
         self.permits = 0;
     }
 
+    #[track_caller]
     fn merge(&mut self, other: &mut Self) {
         assert!(
             std::ptr::eq::<Semaphore>(&*self.semaphore, &*other.semaphore),

@@ -63,6 +63,7 @@ use std::sync::Arc;
 /// # Panics
 ///
 /// Panics if `capacity` is 0 or larger than `usize::MAX / 2`.
+#[track_caller]
 pub fn channel<T: Clone>(capacity: usize) -> (Sender<T>, Receiver<T>) {
     let tx = Sender::new(capacity);
     let rx = tx.subscribe();
@@ -159,6 +160,7 @@ impl<T> Sender<T> {
     /// # Panics
     ///
     /// Panics if `capacity` is 0 or larger than `usize::MAX / 2`.
+    #[track_caller]
     pub fn new(capacity: usize) -> Sender<T> {
         assert!(capacity > 0, "broadcast channel capacity cannot be zero");
         assert!(

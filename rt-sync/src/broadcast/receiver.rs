@@ -215,6 +215,7 @@ impl<T: Clone> Receiver<T> {
     /// Receives from synchronous code, parking the thread while empty.
     ///
     /// Must not be called from inside an asynchronous task.
+    #[track_caller]
     pub fn blocking_recv(&mut self) -> Result<T, RecvError> {
         rt_core::util::block_on(self.recv())
     }

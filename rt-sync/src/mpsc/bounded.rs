@@ -31,6 +31,7 @@ use std::fmt;
 /// assert_eq!(got, [0, 1, 2]);
 /// # });
 /// ```
+#[track_caller]
 pub fn channel<T>(buffer: usize) -> (Sender<T>, Receiver<T>) {
     assert!(buffer > 0, "mpsc bounded channel requires buffer > 0");
     let (tx, rx) = chan::channel(BoundedSemaphore::new(buffer));
@@ -110,6 +111,7 @@ impl<T> Sender<T> {
     /// full.
     ///
     /// Must not be called from inside an asynchronous task.
+    #[track_caller]
     pub fn blocking_send(&self, value: T) -> Result<(), SendError<T>> {
         rt_core::util::block_on(self.send(value))
     }

@@ -47,6 +47,7 @@ macro_rules! impl_receiver {
             /// Receives from synchronous code, parking the thread while empty.
             ///
             /// Must not be called from inside an asynchronous task.
+            #[track_caller]
             pub fn blocking_recv(&mut self) -> Option<T> {
                 rt_core::util::block_on(self.recv())
             }
@@ -54,6 +55,7 @@ macro_rules! impl_receiver {
             /// As [`recv_many`](Self::recv_many), parking the thread.
             ///
             /// Must not be called from inside an asynchronous task.
+            #[track_caller]
             pub fn blocking_recv_many(&mut self, buffer: &mut Vec<T>, limit: usize) -> usize {
                 rt_core::util::block_on(self.recv_many(buffer, limit))
             }
