@@ -127,7 +127,7 @@ impl Interval {
 
     /// Restarts the schedule: the next tick is one period from now.
     pub fn reset(&mut self) {
-        self.reset_at(Instant::now() + self.period);
+        self.reset_after(self.period);
     }
 
     /// Makes the next tick complete at once.
@@ -137,7 +137,11 @@ impl Interval {
 
     /// Makes the next tick due `after` from now.
     pub fn reset_after(&mut self, after: Duration) {
-        self.reset_at(Instant::now() + after);
+        // A deadline past what an `Instant` holds means "never".
+        let deadline = Instant::now()
+            .checked_add(after)
+            .unwrap_or_else(Instant::far_future);
+        self.reset_at(deadline);
     }
 
     /// Makes the next tick due at `deadline`.

@@ -122,3 +122,16 @@ fn a_zero_period_panics() {
         let _ = interval(Duration::ZERO);
     });
 }
+
+#[test]
+fn a_reset_past_the_end_of_time_never_ticks_instead_of_panicking() {
+    rt_test::time_runtime(true).block_on(async {
+        let mut forever = interval(Duration::MAX);
+        forever.reset();
+        let mut later = interval(PERIOD);
+        later.reset_after(Duration::MAX);
+        advance(Duration::from_secs(86_400 * 365)).await;
+        let tick = std::pin::pin!(later.tick());
+        assert!(rt_test::poll_once(tick).is_pending());
+    });
+}
