@@ -27,7 +27,12 @@ fn misuse_panics_point_at_the_caller() {
     let here = Some(file!().to_string());
     assert_eq!(panic_file(|| drop(broadcast::channel::<u8>(0))), here);
     assert_eq!(panic_file(|| drop(mpsc::channel::<u8>(0))), here);
-    assert_eq!(panic_file(|| drop(RwLock::with_max_readers((), 0))), here);
+    assert_eq!(
+        panic_file(|| {
+            let _ = RwLock::with_max_readers((), 0);
+        }),
+        here
+    );
     assert_eq!(
         panic_file(|| {
             let (a, b) = (Semaphore::new(1), Semaphore::new(1));
