@@ -529,14 +529,43 @@ impl Future for Acquire<'_> {
 
     #[inline]
     fn poll(self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<Self::Output> {
-        let progress = ready!(coop::poll_proceed(cx));
-        let this = self.project();
-        let result =
-            ready!(this
-                .semaphore
-                .poll_acquire(cx, *this.num_permits, this.node, this.queued));
-        progress.made_progress();
-        Poll::Ready(result)
+        // The budget is checked after acquiring, not before: a task out of
+        // budget still takes its place in the queue (or its permits), so
+        // running out of budget never lets a later waiter overtake it.
+        let budget = coop::poll_proceed(cx);
+        let mut this = self.project();
+        let result = ready!(this.semaphore.poll_acquire(
+            cx,
+            *this.num_permits,
+            this.node.as_mut(),
+            this.queued
+        ));
+        match budget {
+            Poll::Ready(progress) => {
+                progress.made_progress();
+                Poll::Ready(result)
+            }
+            Poll::Pending if result.is_err() => Poll::Ready(result),
+            Poll::Pending => {
+                Semaphore::hold_acquired(this.node, this.queued);
+                Poll::Pending
+            }
+        }
+    }
+}
+
+impl Semaphore {
+    /// Keeps the permits an `Acquire` just got while it yields for lack of
+    /// budget: its node records them as fully assigned (as a releaser
+    /// would) and it counts as queued, so the next poll completes at once
+    /// and a drop in between gives them back.
+    #[inline(never)]
+    fn hold_acquired(node: Pin<&mut Waiter>, queued: &mut bool) {
+        // SAFETY: the acquisition just completed, so the node is in no
+        // queue (never linked, or unlinked by the releaser that satisfied
+        // it) and nobody else touches its state.
+        unsafe { node.state.with_mut(|state| (*state).remaining = 0) };
+        *queued = true;
     }
 }
 
