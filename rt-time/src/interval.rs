@@ -121,7 +121,9 @@ impl Interval {
             due.checked_add(self.period)
                 .unwrap_or_else(Instant::far_future)
         };
-        self.delay.as_mut().reset(next);
+        // The caller has its tick; it asks for the next one by polling
+        // again, so the timer need not wake it by itself.
+        self.delay.as_mut().reset_without_waker(next);
         Poll::Ready(due)
     }
 
