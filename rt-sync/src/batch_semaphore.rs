@@ -529,10 +529,10 @@ impl Future for Acquire<'_> {
 
     #[inline]
     fn poll(self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<Self::Output> {
-        // The budget is checked after acquiring, not before: a task out of
-        // budget still takes its place in the queue (or its permits), so
-        // running out of budget never lets a later waiter overtake it.
-        let budget = coop::poll_proceed(cx);
+        // The budget is checked only once acquired, not before: a task out
+        // of budget still takes its place in the queue (or its permits),
+        // so running out of budget never lets a later waiter overtake it,
+        // and a waiter that stays queued is not rescheduled by the budget.
         let mut this = self.project();
         let result = ready!(this.semaphore.poll_acquire(
             cx,
@@ -540,12 +540,14 @@ impl Future for Acquire<'_> {
             this.node.as_mut(),
             this.queued
         ));
-        match budget {
+        if result.is_err() {
+            return Poll::Ready(result);
+        }
+        match coop::poll_proceed(cx) {
             Poll::Ready(progress) => {
                 progress.made_progress();
                 Poll::Ready(result)
             }
-            Poll::Pending if result.is_err() => Poll::Ready(result),
             Poll::Pending => {
                 Semaphore::hold_acquired(this.node, this.queued);
                 Poll::Pending
