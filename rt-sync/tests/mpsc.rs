@@ -401,3 +401,16 @@ fn a_panicking_message_drop_still_drops_the_rest() {
     assert!(caught.is_err());
     assert_eq!(DROPPED.load(SeqCst), 3);
 }
+
+#[test]
+fn owned_permits_tell_their_channel() {
+    let (tx, _rx) = mpsc::channel::<()>(2);
+    let (other, _other_rx) = mpsc::channel::<()>(1);
+    let a = tx.clone().try_reserve_owned().unwrap();
+    let b = tx.clone().try_reserve_owned().unwrap();
+    let c = other.clone().try_reserve_owned().unwrap();
+    assert!(a.same_channel(&b));
+    assert!(!a.same_channel(&c));
+    assert!(a.same_channel_as_sender(&tx));
+    assert!(!c.same_channel_as_sender(&tx));
+}

@@ -302,6 +302,21 @@ impl<T> OwnedPermit<T> {
         chan.release_permits(1);
         Sender { chan }
     }
+
+    /// Whether both permits reserve slots of the same channel.
+    pub fn same_channel(&self, other: &Self) -> bool {
+        match (&self.chan, &other.chan) {
+            (Some(a), Some(b)) => a.same_channel(b),
+            _ => false,
+        }
+    }
+
+    /// Whether this permit reserves a slot of `sender`'s channel.
+    pub fn same_channel_as_sender(&self, sender: &Sender<T>) -> bool {
+        self.chan
+            .as_ref()
+            .is_some_and(|chan| chan.same_channel(&sender.chan))
+    }
 }
 
 impl<T> Drop for OwnedPermit<T> {
