@@ -27,6 +27,8 @@ pub struct Builder {
     enable_io: bool,
     enable_time: bool,
     start_paused: bool,
+    /// Tasks run on several threads: the clock cannot be paused.
+    multi_thread: bool,
 }
 
 impl Builder {
@@ -38,6 +40,7 @@ impl Builder {
             enable_io: false,
             enable_time: false,
             start_paused: false,
+            multi_thread: false,
         }
     }
 
@@ -50,6 +53,7 @@ impl Builder {
             enable_io: false,
             enable_time: false,
             start_paused: false,
+            multi_thread: true,
         }
     }
 
@@ -224,7 +228,15 @@ impl Builder {
             self.inner.base_driver(rt_io::reactor::base_driver());
         }
         #[cfg(feature = "time")]
-        if self.enable_time {
+        if self.enable_time && self.multi_thread {
+            if self.start_paused {
+                return Err(io::Error::other(
+                    "starting the clock paused needs the current-thread runtime",
+                ));
+            }
+            self.inner
+                .driver_layer(rt_time::multi_thread_driver_layer());
+        } else if self.enable_time {
             self.inner
                 .driver_layer(rt_time::driver_layer(self.start_paused));
         }
