@@ -483,24 +483,28 @@ impl Semaphore {
         let waitlist = lock(&self.waiters);
         // SAFETY: we hold the lock, which owns the state of a queued node;
         // a node that left the queue is touched by nobody else.
-        let satisfied = unsafe {
+        let (satisfied, replaced) = unsafe {
             node.state.with_mut(|state| {
                 let state = &mut *state;
                 if state.remaining == 0 {
-                    return true;
+                    return (true, None);
                 }
                 match &state.waker {
-                    Some(w) if w.will_wake(cx.waker()) => {}
-                    _ => state.waker = Some(cx.waker().clone()),
+                    Some(w) if w.will_wake(cx.waker()) => (false, None),
+                    _ => (false, state.waker.replace(cx.waker().clone())),
                 }
-                false
             })
         };
+        let closed = waitlist.closed;
+        drop(waitlist);
+        // The old waker's drop may run arbitrary code (even use this
+        // semaphore): never under the lock.
+        drop(replaced);
         if satisfied {
             *queued = false;
             return Poll::Ready(Ok(()));
         }
-        if waitlist.closed {
+        if closed {
             // `close` unlinked us; partial permits are handed back on drop.
             return Poll::Ready(Err(Closed));
         }

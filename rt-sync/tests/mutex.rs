@@ -234,3 +234,24 @@ fn a_lock_taken_without_budget_is_held_until_polled_or_dropped() {
         "the next poll has it"
     );
 }
+
+/// A waker that holds the mutex's guard: dropping the waker unlocks.
+struct UnlockOnDrop(#[allow(dead_code)] OwnedMutexGuard<()>);
+
+impl std::task::Wake for UnlockOnDrop {
+    fn wake(self: Arc<Self>) {}
+}
+
+#[test]
+fn replacing_a_waker_whose_drop_unlocks_does_not_deadlock() {
+    let mutex = Arc::new(Mutex::new(()));
+    let guard = mutex.clone().try_lock_owned().unwrap();
+    let mut waiter = pin!(mutex.lock());
+    let waker = std::task::Waker::from(Arc::new(UnlockOnDrop(guard)));
+    assert!(poll_with(waiter.as_mut(), &waker).is_pending());
+    drop(waker);
+    // This poll replaces the stored waker; dropping it unlocks the mutex,
+    // which hands the lock to this very waiter.
+    let _ = poll_once(waiter.as_mut());
+    assert!(poll_once(waiter.as_mut()).is_ready());
+}
