@@ -247,7 +247,7 @@ impl Builder {
             ));
         }
         #[cfg(not(feature = "time"))]
-        let _ = self.enable_time;
+        let _ = (self.enable_time, self.multi_thread);
         self.inner.build()
     }
 }
