@@ -150,3 +150,28 @@ fn joins_are_send_when_their_futures_are() {
     let future = assert_send(async { rt::try_join!(async { Ok::<_, ()>(1) }) });
     assert_eq!(block_on(future), Ok((1,)));
 }
+
+#[test]
+#[cfg(target_pointer_width = "64")]
+fn a_join_costs_its_slots_one_pointer_and_a_counter() {
+    // Each slot holds its future or, once finished, its output; the rest is
+    // one pointer to the slots and the rotation counter.
+    let one = async {
+        let ready = std::future::ready(0i32);
+        rt::join!(ready)
+    };
+    assert_eq!(std::mem::size_of_val(&one), 32);
+    let biased = async {
+        let ready = std::future::ready(0i32);
+        rt::join!(biased; ready)
+    };
+    assert_eq!(std::mem::size_of_val(&biased), 24, "no counter when biased");
+    let two = async {
+        let (a, b) = (
+            std::future::ready(Ok::<i32, ()>(0)),
+            std::future::ready(Ok(0)),
+        );
+        rt::try_join!(a, b)
+    };
+    assert_eq!(std::mem::size_of_val(&two), 48);
+}

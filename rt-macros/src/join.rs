@@ -2,12 +2,15 @@
 //! calling task and wait for all of them (or, for `try_join!`, for the
 //! first error).
 //!
-//! Each future is pinned in place inside an `Option` with
-//! `core::pin::pin!`; when it finishes, its output moves to a local and the
-//! future is dropped on the spot (`Pin::set(None)`), so a finished future is
-//! never polled again and holds nothing while the others run. No box, no
-//! allocation, no unsafe. The futures are evaluated once, in order, as the
-//! scrutinee of a `match`, so temporaries they borrow live long enough.
+//! Each future is pinned in place with `core::pin::pin!` inside the
+//! facade's `MaybeDone` slot; when it finishes, the future is dropped on
+//! the spot and its output takes its place, so a finished future is never
+//! polled again and a slot costs the larger of the future and its output.
+//! The one `poll_fn` owns the pinned references (a `move` closure): a
+//! `join!` of one ready `i32` makes a 32-byte future, as tokio's does. No
+//! box, no allocation, no unsafe in the expansion. The futures are
+//! evaluated once, in order, each as the scrutinee of a nested `match`, so
+//! temporaries they borrow live long enough.
 //!
 //! Every poll first checks the task's coop budget, then polls each
 //! unfinished future once. The first future polled rotates from one poll to
@@ -76,32 +79,28 @@ fn expand_join(kind: JoinKind, join: &JoinInput) -> TokenStream {
     let cx = hidden("__rt_cx");
     let first = hidden("__rt_first");
     let offset = hidden("__rt_offset");
-    let any_pending = hidden("__rt_any_pending");
-    let value = hidden("__rt_value");
-    let future = hidden("__rt_future");
+    let all_done = hidden("__rt_all_done");
     let error = hidden("__rt_error");
+    let out = hidden("__rt_out");
     let index = hidden("__rt_index");
-    let slots: Vec<Ident> = (0..count)
-        .map(|i| hidden(&format!("__rt_future_{i}")))
+    let values: Vec<Ident> = (0..count)
+        .map(|i| hidden(&format!("__rt_value_{i}")))
         .collect();
-    let outputs: Vec<Ident> = (0..count)
-        .map(|i| hidden(&format!("__rt_output_{i}")))
+    let list = hidden("__rt_futures");
+    // Slot `i` of the pinned list: `i` tails, then the head.
+    let slots: Vec<TokenStream> = (0..count)
+        .map(|i| {
+            let tails = (0..i).map(|_| quote!(.tail()));
+            quote!(#list.as_mut()#(#tails)*.head())
+        })
         .collect();
 
-    let futures = join
-        .futures
-        .iter()
-        .map(|future| quote!(#support::IntoFuture::into_future(#future)));
-
-    let poll_arms = (0..count).map(|i| {
-        let slot = &slots[i];
-        let output = &outputs[i];
-        let store = match kind {
-            JoinKind::Join => quote!(#output = #support::Option::Some(#value);),
+    let poll_arms = slots.iter().enumerate().map(|(i, slot)| {
+        let on_done = match kind {
+            JoinKind::Join => TokenStream::new(),
             JoinKind::TryJoin => quote! {
-                match #value {
-                    #support::Result::Ok(#value) => #output = #support::Option::Some(#value),
-                    #support::Result::Err(#error) => {
+                if let #support::Option::Some(#support::Result::Err(_)) = #slot.output_mut() {
+                    if let #support::Option::Some(#support::Result::Err(#error)) = #slot.take_output() {
                         return #support::Poll::Ready(#support::Result::Err(#error));
                     }
                 }
@@ -109,25 +108,30 @@ fn expand_join(kind: JoinKind, join: &JoinInput) -> TokenStream {
         };
         quote! {
             #i => {
-                if let #support::Option::Some(#future) = #slot.as_mut().as_pin_mut() {
-                    match #support::Future::poll(#future, #cx) {
-                        #support::Poll::Ready(#value) => {
-                            #slot.set(#support::Option::None);
-                            #store
-                        }
-                        #support::Poll::Pending => #any_pending = true,
-                    }
+                if #slot.poll_done(#cx) {
+                    #on_done
+                } else {
+                    #all_done = false;
                 }
             }
         }
     });
 
-    let take_outputs = outputs.iter().map(|output| {
-        quote! {
-            match #output.take() {
-                #support::Option::Some(#value) => #value,
+    let take_outputs = slots.iter().map(|slot| {
+        let take = quote! {
+            match #slot.take_output() {
+                #support::Option::Some(#out) => #out,
                 #support::Option::None => #support::unreachable!("join! output taken twice"),
             }
+        };
+        match kind {
+            JoinKind::Join => take,
+            JoinKind::TryJoin => quote! {
+                match #take {
+                    #support::Result::Ok(#out) => #out,
+                    #support::Result::Err(_) => #support::unreachable!("try_join! error kept"),
+                }
+            },
         }
     });
     let all_outputs = quote!((#(#take_outputs,)*));
@@ -136,46 +140,70 @@ fn expand_join(kind: JoinKind, join: &JoinInput) -> TokenStream {
         JoinKind::TryJoin => quote!(#support::Result::Ok(#all_outputs)),
     };
 
-    let (first_binding, rotate) = if join.biased {
-        (quote!(#first), TokenStream::new())
+    // `biased;` polls in the written order and keeps no counter at all.
+    let (start, index_of, rotate) = if join.biased {
+        (TokenStream::new(), quote!(#offset), TokenStream::new())
     } else {
-        let rotate = quote! {
-            #first = if #first + 1 == #count_u32 { 0 } else { #first + 1 };
-        };
-        (quote!(mut #first), rotate)
+        (
+            quote!(let mut #first: u32 = 0;),
+            quote!((#first + #offset) % #count_u32),
+            quote! {
+                #first = if #first + 1 == #count_u32 { 0 } else { #first + 1 };
+            },
+        )
     };
 
-    quote! {
-        match (#(#futures,)*) {
-            (#(#slots,)*) => {
-                #(
-                    let mut #slots = #support::pin!(#support::Option::Some(#slots));
-                    let mut #outputs = #support::Option::None;
-                )*
-                let #first_binding: u32 = 0;
-                #support::poll_fn(|#cx| {
-                    if #support::poll_budget_available(#cx).is_pending() {
-                        return #support::Poll::Pending;
-                    }
-                    let mut #any_pending = false;
-                    for #offset in 0..#count_u32 {
-                        #[allow(clippy::modulo_one)]
-                        let #index = (#first + #offset) % #count_u32;
-                        match #index as usize {
-                            #(#poll_arms)*
-                            _ => #support::unreachable!("join! future index out of range"),
-                        }
-                    }
-                    #rotate
-                    if #any_pending {
-                        return #support::Poll::Pending;
-                    }
-                    #support::Poll::Ready(#finished)
-                })
-                .await
-            }
+    // The body: every future pinned in one list of slots, and one
+    // `poll_fn` that owns the pinned reference and the rotation counter (a
+    // `move` closure, so the task's future holds the slots, one pointer and
+    // the counter, nothing else).
+    let new_list = values.iter().rev().fold(quote!(()), |tail, value| {
+        quote! {
+            #support::SlotList::new(
+                #support::MaybeDone::new(#support::IntoFuture::into_future(#value)),
+                #tail,
+            )
         }
-    }
+    });
+    let body = quote! {
+        let mut #list = #support::pin!(#new_list);
+        #start
+        #support::poll_fn(move |#cx| {
+            if #support::poll_budget_available(#cx).is_pending() {
+                return #support::Poll::Pending;
+            }
+            let mut #all_done = true;
+            for #offset in 0..#count_u32 {
+                #[allow(clippy::modulo_one)]
+                let #index = #index_of;
+                match #index as usize {
+                    #(#poll_arms)*
+                    _ => #support::unreachable!("join! future index out of range"),
+                }
+            }
+            #rotate
+            if !#all_done {
+                return #support::Poll::Pending;
+            }
+            #support::Poll::Ready(#finished)
+        })
+        .await
+    };
+
+    // The futures are evaluated in order, each as the scrutinee of its own
+    // `match`, so the temporaries they borrow live until the join ends;
+    // each is moved whole into its slot, so no second copy stays behind.
+    join.futures
+        .iter()
+        .zip(&values)
+        .rev()
+        .fold(body, |inner, (future, value)| {
+            quote! {
+                match #future {
+                    #value => { #inner }
+                }
+            }
+        })
 }
 
 #[cfg(test)]

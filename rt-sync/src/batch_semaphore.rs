@@ -483,24 +483,28 @@ impl Semaphore {
         let waitlist = lock(&self.waiters);
         // SAFETY: we hold the lock, which owns the state of a queued node;
         // a node that left the queue is touched by nobody else.
-        let satisfied = unsafe {
+        let (satisfied, replaced) = unsafe {
             node.state.with_mut(|state| {
                 let state = &mut *state;
                 if state.remaining == 0 {
-                    return true;
+                    return (true, None);
                 }
                 match &state.waker {
-                    Some(w) if w.will_wake(cx.waker()) => {}
-                    _ => state.waker = Some(cx.waker().clone()),
+                    Some(w) if w.will_wake(cx.waker()) => (false, None),
+                    _ => (false, state.waker.replace(cx.waker().clone())),
                 }
-                false
             })
         };
+        let closed = waitlist.closed;
+        drop(waitlist);
+        // The old waker's drop may run arbitrary code (even use this
+        // semaphore): never under the lock.
+        drop(replaced);
         if satisfied {
             *queued = false;
             return Poll::Ready(Ok(()));
         }
-        if waitlist.closed {
+        if closed {
             // `close` unlinked us; partial permits are handed back on drop.
             return Poll::Ready(Err(Closed));
         }
@@ -529,14 +533,45 @@ impl Future for Acquire<'_> {
 
     #[inline]
     fn poll(self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<Self::Output> {
-        let progress = ready!(coop::poll_proceed(cx));
-        let this = self.project();
-        let result =
-            ready!(this
-                .semaphore
-                .poll_acquire(cx, *this.num_permits, this.node, this.queued));
-        progress.made_progress();
-        Poll::Ready(result)
+        // The budget is checked only once acquired, not before: a task out
+        // of budget still takes its place in the queue (or its permits),
+        // so running out of budget never lets a later waiter overtake it,
+        // and a waiter that stays queued is not rescheduled by the budget.
+        let mut this = self.project();
+        let result = ready!(this.semaphore.poll_acquire(
+            cx,
+            *this.num_permits,
+            this.node.as_mut(),
+            this.queued
+        ));
+        if result.is_err() {
+            return Poll::Ready(result);
+        }
+        match coop::poll_proceed(cx) {
+            Poll::Ready(progress) => {
+                progress.made_progress();
+                Poll::Ready(result)
+            }
+            Poll::Pending => {
+                Semaphore::hold_acquired(this.node, this.queued);
+                Poll::Pending
+            }
+        }
+    }
+}
+
+impl Semaphore {
+    /// Keeps the permits an `Acquire` just got while it yields for lack of
+    /// budget: its node records them as fully assigned (as a releaser
+    /// would) and it counts as queued, so the next poll completes at once
+    /// and a drop in between gives them back.
+    #[inline(never)]
+    fn hold_acquired(node: Pin<&mut Waiter>, queued: &mut bool) {
+        // SAFETY: the acquisition just completed, so the node is in no
+        // queue (never linked, or unlinked by the releaser that satisfied
+        // it) and nobody else touches its state.
+        unsafe { node.state.with_mut(|state| (*state).remaining = 0) };
+        *queued = true;
     }
 }
 

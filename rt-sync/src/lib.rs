@@ -33,7 +33,7 @@ pub mod watch;
 pub use barrier::{Barrier, BarrierWaitResult};
 pub use errors::{AcquireError, TryAcquireError, TryLockError};
 pub use mutex::{MappedMutexGuard, Mutex, MutexGuard, OwnedMappedMutexGuard, OwnedMutexGuard};
-pub use notify::{Notified, Notify};
+pub use notify::{Notified, Notify, OwnedNotified};
 pub use once_cell::{OnceCell, SetError};
 pub use rwlock::{
     OwnedRwLockMappedWriteGuard, OwnedRwLockReadGuard, OwnedRwLockWriteGuard, RwLock,
@@ -44,7 +44,7 @@ pub use set_once::{SetOnce, SetOnceError};
 
 /// Named future types, at the path `tokio::sync::futures` uses.
 pub mod futures {
-    pub use crate::notify::Notified;
+    pub use crate::notify::{Notified, OwnedNotified};
 }
 
 /// Support for this crate's documentation examples; not part of the API.

@@ -141,6 +141,48 @@ impl Semaphore {
         })
     }
 
+    /// Waits for one permit from synchronous code, parking the thread.
+    ///
+    /// Fails only if the semaphore is closed. Must not be called from
+    /// inside an asynchronous task.
+    ///
+    /// ```
+    /// use rt_sync::Semaphore;
+    ///
+    /// let semaphore = Semaphore::new(1);
+    /// let permit = semaphore.blocking_acquire().unwrap();
+    /// assert_eq!(semaphore.available_permits(), 0);
+    /// drop(permit);
+    /// ```
+    #[track_caller]
+    pub fn blocking_acquire(&self) -> Result<SemaphorePermit<'_>, AcquireError> {
+        rt_core::util::block_on(self.acquire())
+    }
+
+    /// Waits for `n` permits at once from synchronous code, parking the
+    /// thread; as [`blocking_acquire`](Self::blocking_acquire).
+    #[track_caller]
+    pub fn blocking_acquire_many(&self, n: u32) -> Result<SemaphorePermit<'_>, AcquireError> {
+        rt_core::util::block_on(self.acquire_many(n))
+    }
+
+    /// Waits for one permit from a shared semaphore, from synchronous code;
+    /// as [`blocking_acquire`](Self::blocking_acquire).
+    #[track_caller]
+    pub fn blocking_acquire_owned(self: Arc<Self>) -> Result<OwnedSemaphorePermit, AcquireError> {
+        rt_core::util::block_on(self.acquire_owned())
+    }
+
+    /// Waits for `n` permits from a shared semaphore, from synchronous
+    /// code; as [`blocking_acquire`](Self::blocking_acquire).
+    #[track_caller]
+    pub fn blocking_acquire_many_owned(
+        self: Arc<Self>,
+        n: u32,
+    ) -> Result<OwnedSemaphorePermit, AcquireError> {
+        rt_core::util::block_on(self.acquire_many_owned(n))
+    }
+
     /// Waits for one permit from a shared semaphore.
     ///
     /// # Cancel safety
@@ -216,6 +258,7 @@ impl<'a> SemaphorePermit<'a> {
     /// # Panics
     ///
     /// Panics if the two permits come from different semaphores.
+    #[track_caller]
     pub fn merge(&mut self, mut other: Self) {
         self.held.merge(&mut other.held);
     }
@@ -226,9 +269,14 @@ impl<'a> SemaphorePermit<'a> {
         self.held.split(n).map(|held| SemaphorePermit { held })
     }
 
+    /// The semaphore these permits came from.
+    pub fn semaphore(&self) -> &'a Semaphore {
+        self.held.semaphore
+    }
+
     /// How many permits this holds.
     pub fn num_permits(&self) -> usize {
-        self.held.permits as usize
+        self.held.permits
     }
 }
 
@@ -243,6 +291,7 @@ impl OwnedSemaphorePermit {
     /// # Panics
     ///
     /// Panics if the two permits come from different semaphores.
+    #[track_caller]
     pub fn merge(&mut self, mut other: Self) {
         self.held.merge(&mut other.held);
     }
@@ -260,7 +309,7 @@ impl OwnedSemaphorePermit {
 
     /// How many permits this holds.
     pub fn num_permits(&self) -> usize {
-        self.held.permits as usize
+        self.held.permits
     }
 }
 
@@ -285,18 +334,24 @@ impl fmt::Debug for OwnedSemaphorePermit {
 /// permits back.
 struct HeldPermits<H: Deref<Target = Semaphore>> {
     semaphore: H,
-    permits: u32,
+    /// A `usize`, not the `u32` one acquisition takes: merged permits may
+    /// add up to more.
+    permits: usize,
 }
 
 impl<H: Deref<Target = Semaphore> + Clone> HeldPermits<H> {
     fn new(semaphore: H, permits: u32) -> Self {
-        HeldPermits { semaphore, permits }
+        HeldPermits {
+            semaphore,
+            permits: permits as usize,
+        }
     }
 
     fn forget(&mut self) {
         self.permits = 0;
     }
 
+    #[track_caller]
     fn merge(&mut self, other: &mut Self) {
         assert!(
             std::ptr::eq::<Semaphore>(&*self.semaphore, &*other.semaphore),
@@ -307,17 +362,19 @@ impl<H: Deref<Target = Semaphore> + Clone> HeldPermits<H> {
     }
 
     fn split(&mut self, n: usize) -> Option<Self> {
-        let n = u32::try_from(n).ok()?;
         if n > self.permits {
             return None;
         }
         self.permits -= n;
-        Some(HeldPermits::new(self.semaphore.clone(), n))
+        Some(HeldPermits {
+            semaphore: self.semaphore.clone(),
+            permits: n,
+        })
     }
 }
 
 impl<H: Deref<Target = Semaphore>> Drop for HeldPermits<H> {
     fn drop(&mut self) {
-        self.semaphore.add_permits(self.permits as usize);
+        self.semaphore.add_permits(self.permits);
     }
 }

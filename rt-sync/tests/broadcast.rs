@@ -173,3 +173,57 @@ fn many_threads_receive_everything() {
         assert_eq!(r.join().unwrap(), 999 * 1000 / 2);
     }
 }
+
+#[test]
+fn weak_sender_upgrades_only_while_a_sender_lives() {
+    let (tx, mut rx) = broadcast::channel(4);
+    let weak = tx.downgrade();
+    let weak2 = weak.clone();
+    assert_eq!((tx.strong_count(), tx.weak_count()), (1, 2));
+    assert_eq!((rx.sender_strong_count(), rx.sender_weak_count()), (1, 2));
+    let upgraded = weak.upgrade().expect("a sender lives");
+    assert_eq!(weak.strong_count(), 2);
+    upgraded.send(7).unwrap();
+    drop((tx, upgraded));
+    assert_eq!(rx.try_recv(), Ok(7));
+    assert_eq!(
+        rx.try_recv(),
+        Err(TryRecvError::Closed),
+        "weak senders do not keep it open"
+    );
+    assert!(weak2.upgrade().is_none());
+    drop(weak);
+    assert_eq!(weak2.weak_count(), 1);
+}
+
+#[test]
+fn closed_wakes_after_the_last_receiver_gave_up_its_values() {
+    let (tx, rx) = broadcast::channel(2);
+    tx.send(1).unwrap();
+    let (count, waker) = counting_waker();
+    let mut closed = pin!(tx.closed());
+    assert!(poll_with(closed.as_mut(), &waker).is_pending());
+    drop(rx);
+    assert_eq!(count.count(), 1);
+    assert!(tx.is_empty(), "the dropped receiver's claim is gone first");
+    assert!(poll_once(closed.as_mut()).is_ready());
+}
+
+#[test]
+fn a_panicking_clone_costs_only_that_value() {
+    #[derive(Debug, PartialEq)]
+    struct Fragile(u8);
+    impl Clone for Fragile {
+        fn clone(&self) -> Self {
+            assert_ne!(self.0, 0, "cannot clone 0");
+            Fragile(self.0)
+        }
+    }
+    let (tx, mut a) = broadcast::channel(4);
+    let _b = tx.subscribe();
+    tx.send(Fragile(0)).unwrap();
+    tx.send(Fragile(1)).unwrap();
+    let caught = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| a.try_recv()));
+    assert!(caught.is_err());
+    assert_eq!(a.try_recv(), Ok(Fragile(1)));
+}

@@ -92,3 +92,24 @@ fn slot_read_races_overwriting_send() {
         assert_eq!(tx.len(), 0);
     });
 }
+
+#[test]
+fn upgrade_races_with_the_last_sender_drop() {
+    loom::model(|| {
+        let (tx, mut rx) = broadcast::channel(2);
+        let weak = tx.downgrade();
+        let t = thread::spawn(move || {
+            if let Some(tx) = weak.upgrade() {
+                tx.send(1).unwrap();
+            }
+        });
+        drop(tx);
+        t.join().unwrap();
+        // Either the upgrade won and sent, or it saw the channel closed;
+        // the channel ends closed in both cases.
+        match block_on(rx.recv()) {
+            Ok(1) => assert_eq!(block_on(rx.recv()), Err(RecvError::Closed)),
+            other => assert_eq!(other, Err(RecvError::Closed)),
+        }
+    });
+}

@@ -121,3 +121,24 @@ fn lock_free_release_races_a_waiter_that_queues() {
         assert_eq!(semaphore.available_permits(), 2);
     });
 }
+
+#[test]
+fn waiter_out_of_budget_keeps_its_permit_against_a_racing_release() {
+    loom::model(|| {
+        let semaphore = Arc::new(Semaphore::new(1));
+        let held = semaphore.try_acquire().unwrap();
+        let other = semaphore.clone();
+        let t = thread::spawn(move || {
+            let mut acquire = pin!(other.acquire());
+            // Out of budget: queued (or, after the release, given the
+            // permit), but yields either way.
+            rt_core::task::coop::with_budget(0, || {
+                assert!(poll_once(acquire.as_mut()).is_pending());
+            });
+            // Dropped unfinished: whatever it held goes back.
+        });
+        drop(held);
+        t.join().unwrap();
+        assert_eq!(semaphore.available_permits(), 1);
+    });
+}

@@ -369,3 +369,48 @@ fn dropping_the_receiver_drops_moved_messages_and_frees_their_slots() {
     assert_eq!(tx.capacity(), 50);
     assert!(tx.is_closed());
 }
+
+#[test]
+fn dropping_the_receiver_releases_its_waker() {
+    let (count, waker) = counting_waker();
+    let (_tx, mut rx) = mpsc::channel::<()>(1);
+    assert!(rx
+        .poll_recv(&mut std::task::Context::from_waker(&waker))
+        .is_pending());
+    let before = std::sync::Arc::strong_count(&count);
+    drop(rx);
+    assert_eq!(std::sync::Arc::strong_count(&count), before - 1);
+}
+
+#[test]
+fn a_panicking_message_drop_still_drops_the_rest() {
+    use std::sync::atomic::{AtomicUsize, Ordering::SeqCst};
+    static DROPPED: AtomicUsize = AtomicUsize::new(0);
+    struct Bomb(bool);
+    impl Drop for Bomb {
+        fn drop(&mut self) {
+            DROPPED.fetch_add(1, SeqCst);
+            assert!(!self.0, "the first message panics when dropped");
+        }
+    }
+    let (tx, rx) = mpsc::unbounded_channel();
+    for armed in [true, false, false] {
+        tx.send(Bomb(armed)).unwrap();
+    }
+    let caught = std::panic::catch_unwind(std::panic::AssertUnwindSafe(move || drop(rx)));
+    assert!(caught.is_err());
+    assert_eq!(DROPPED.load(SeqCst), 3);
+}
+
+#[test]
+fn owned_permits_tell_their_channel() {
+    let (tx, _rx) = mpsc::channel::<()>(2);
+    let (other, _other_rx) = mpsc::channel::<()>(1);
+    let a = tx.clone().try_reserve_owned().unwrap();
+    let b = tx.clone().try_reserve_owned().unwrap();
+    let c = other.clone().try_reserve_owned().unwrap();
+    assert!(a.same_channel(&b));
+    assert!(!a.same_channel(&c));
+    assert!(a.same_channel_as_sender(&tx));
+    assert!(!c.same_channel_as_sender(&tx));
+}

@@ -1,7 +1,7 @@
 //! Behaviour of `Mutex` as a user sees it.
 
 use rt_sync::{Mutex, MutexGuard, OwnedMutexGuard};
-use rt_test::{block_on, poll_once};
+use rt_test::{block_on, counting_waker, poll_once, poll_with};
 use std::pin::pin;
 use std::sync::Arc;
 use std::task::Poll;
@@ -191,4 +191,67 @@ fn owned_try_map_refused_and_accepted() {
     drop(whole);
     let _held = mutex.try_lock().unwrap();
     assert!(mutex.try_lock().is_err());
+}
+
+#[test]
+fn a_waiter_out_of_budget_keeps_its_place_in_line() {
+    let mutex = Mutex::new(());
+    let guard = mutex.try_lock().unwrap();
+    let (_, first_waker) = counting_waker();
+    let (second, second_waker) = counting_waker();
+    let mut first = pin!(mutex.lock());
+    let mut later = pin!(mutex.lock());
+    rt_core::task::coop::with_budget(0, || {
+        assert!(poll_with(first.as_mut(), &first_waker).is_pending());
+    });
+    rt_core::task::coop::with_budget(0, || {
+        assert!(poll_with(later.as_mut(), &second_waker).is_pending());
+    });
+    drop(guard);
+    assert_eq!(second.count(), 0, "the lock goes to the first in line");
+    assert!(poll_once(first.as_mut()).is_ready());
+}
+
+#[test]
+fn a_lock_taken_without_budget_is_held_until_polled_or_dropped() {
+    let mutex = Mutex::new(());
+    {
+        let mut waiter = pin!(mutex.lock());
+        rt_core::task::coop::with_budget(0, || assert!(poll_once(waiter.as_mut()).is_pending()));
+        assert!(
+            mutex.try_lock().is_err(),
+            "kept for the waiter that yielded"
+        );
+    }
+    assert!(
+        mutex.try_lock().is_ok(),
+        "given back when the waiter is dropped"
+    );
+    let mut waiter = pin!(mutex.lock());
+    rt_core::task::coop::with_budget(0, || assert!(poll_once(waiter.as_mut()).is_pending()));
+    assert!(
+        poll_once(waiter.as_mut()).is_ready(),
+        "the next poll has it"
+    );
+}
+
+/// A waker that holds the mutex's guard: dropping the waker unlocks.
+struct UnlockOnDrop(#[allow(dead_code)] OwnedMutexGuard<()>);
+
+impl std::task::Wake for UnlockOnDrop {
+    fn wake(self: Arc<Self>) {}
+}
+
+#[test]
+fn replacing_a_waker_whose_drop_unlocks_does_not_deadlock() {
+    let mutex = Arc::new(Mutex::new(()));
+    let guard = mutex.clone().try_lock_owned().unwrap();
+    let mut waiter = pin!(mutex.lock());
+    let waker = std::task::Waker::from(Arc::new(UnlockOnDrop(guard)));
+    assert!(poll_with(waiter.as_mut(), &waker).is_pending());
+    drop(waker);
+    // This poll replaces the stored waker; dropping it unlocks the mutex,
+    // which hands the lock to this very waiter.
+    let _ = poll_once(waiter.as_mut());
+    assert!(poll_once(waiter.as_mut()).is_ready());
 }

@@ -132,3 +132,47 @@ fn const_new_and_default() {
     block_on(GLOBAL.notified());
     let _ = Notify::default();
 }
+
+#[test]
+fn owned_notified_outlives_the_borrow_and_passes_notify_one_on() {
+    let notify = Arc::new(Notify::new());
+    let (c1, w1) = counting_waker();
+    let mut first = Box::pin(notify.clone().notified_owned());
+    let mut second = Box::pin(notify.clone().notified_owned());
+    assert!(poll_with(first.as_mut(), &w1).is_pending());
+    assert!(!second.as_mut().enable());
+    notify.notify_one();
+    assert_eq!(c1.count(), 1);
+    drop(first);
+    assert!(poll_once(second.as_mut()).is_ready(), "handed on at drop");
+    let late = notify.clone().notified_owned();
+    notify.notify_waiters();
+    block_on(late);
+    drop(second);
+    assert_eq!(Arc::strong_count(&notify), 1, "futures release the Notify");
+}
+
+/// A waker whose drop notifies the same `Notify`.
+struct NotifyOnDrop(Arc<Notify>);
+
+impl std::task::Wake for NotifyOnDrop {
+    fn wake(self: Arc<Self>) {}
+}
+
+impl Drop for NotifyOnDrop {
+    fn drop(&mut self) {
+        self.0.notify_waiters();
+    }
+}
+
+#[test]
+fn replacing_a_waker_that_uses_the_notify_does_not_deadlock() {
+    let notify = Arc::new(Notify::new());
+    let mut notified = pin!(notify.notified());
+    let waker = std::task::Waker::from(Arc::new(NotifyOnDrop(notify.clone())));
+    assert!(poll_with(notified.as_mut(), &waker).is_pending());
+    drop(waker);
+    // The stored waker is replaced (and dropped) by this poll.
+    let _ = poll_once(notified.as_mut());
+    assert!(poll_once(notified.as_mut()).is_ready());
+}

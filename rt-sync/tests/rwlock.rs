@@ -197,3 +197,39 @@ fn owned_write_try_map_refused_and_accepted() {
     let _held = lock.try_write().unwrap();
     assert!(lock.try_read().is_err());
 }
+
+#[test]
+fn downgrade_map_keeps_the_lock_and_lets_readers_in() {
+    let lock = RwLock::new((1, 2));
+    let write = lock.try_write().unwrap();
+    let write = RwLockWriteGuard::try_downgrade_map(write, |_| None::<&u8>).unwrap_err();
+    assert!(lock.try_read().is_err(), "refused: still write-locked");
+    let second = RwLockWriteGuard::downgrade_map(write, |pair| &pair.1);
+    assert_eq!(*second, 2);
+    assert_eq!(lock.try_read().unwrap().0, 1, "readers share it now");
+    assert!(lock.try_write().is_err(), "no writer while it is read");
+    drop(second);
+    assert!(lock.try_write().is_ok());
+}
+
+#[test]
+fn owned_downgrade_map_keeps_the_lock_and_lets_readers_in() {
+    let lock = Arc::new(RwLock::new(vec![1, 2, 3]));
+    let write = lock.clone().try_write_owned().unwrap();
+    let write = OwnedRwLockWriteGuard::try_downgrade_map(write, |v| v.get(9)).unwrap_err();
+    assert!(lock.try_read().is_err(), "refused: still write-locked");
+    let last: OwnedRwLockReadGuard<Vec<i32>, i32> =
+        OwnedRwLockWriteGuard::try_downgrade_map(write, |v| v.last()).unwrap();
+    assert_eq!(*last, 3);
+    assert_eq!(lock.try_read().unwrap().len(), 3);
+    drop(last);
+    let whole =
+        OwnedRwLockWriteGuard::downgrade_map(lock.clone().try_write_owned().unwrap(), |v| &v[..]);
+    assert_eq!(whole.len(), 3);
+}
+
+#[test]
+#[should_panic(expected = "a RwLock may not be created with 0 readers")]
+fn zero_readers_is_refused() {
+    let _ = RwLock::with_max_readers((), 0);
+}

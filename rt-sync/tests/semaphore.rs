@@ -237,3 +237,36 @@ fn hand_off_between_threads() {
     assert_eq!(counter.load(std::sync::atomic::Ordering::SeqCst), 400);
     assert_eq!(semaphore.available_permits(), 2);
 }
+
+#[test]
+fn blocking_acquire_waits_for_a_permit_from_another_thread() {
+    let semaphore = Arc::new(Semaphore::new(0));
+    let adder = {
+        let semaphore = semaphore.clone();
+        std::thread::spawn(move || semaphore.add_permits(3))
+    };
+    let two = semaphore.blocking_acquire_many(2).unwrap();
+    let one = semaphore.clone().blocking_acquire_owned().unwrap();
+    adder.join().unwrap();
+    assert_eq!((two.num_permits(), one.num_permits()), (2, 1));
+    assert!(std::ptr::eq(two.semaphore(), &*semaphore));
+    assert!(Arc::ptr_eq(one.semaphore(), &semaphore));
+    drop((two, one));
+    let _one = semaphore.blocking_acquire().unwrap();
+    semaphore.close();
+    assert!(semaphore.clone().blocking_acquire_many_owned(1).is_err());
+}
+
+#[test]
+#[cfg(target_pointer_width = "64")]
+fn merged_permits_may_exceed_one_acquisition() {
+    let semaphore = Semaphore::new(6_000_000_000);
+    let mut a = semaphore.try_acquire_many(3_000_000_000).unwrap();
+    a.merge(semaphore.try_acquire_many(3_000_000_000).unwrap());
+    assert_eq!(a.num_permits(), 6_000_000_000);
+    let b = a.split(5_000_000_000).unwrap();
+    drop(a);
+    assert_eq!(semaphore.available_permits(), 1_000_000_000);
+    drop(b);
+    assert_eq!(semaphore.available_permits(), 6_000_000_000);
+}

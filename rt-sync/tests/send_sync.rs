@@ -67,3 +67,20 @@ fn futures_are_send() {
     let barrier = Barrier::new(1);
     send(&barrier.wait());
 }
+
+fn unwind_safe<T: std::panic::UnwindSafe + std::panic::RefUnwindSafe>(_: &T) {}
+
+#[test]
+fn mpsc_handles_are_unwind_safe_for_any_message() {
+    // `Cell` is neither `UnwindSafe` nor `RefUnwindSafe`.
+    type Msg = std::cell::Cell<u8>;
+    let (tx, rx) = mpsc::channel::<Msg>(1);
+    unwind_safe(&tx);
+    unwind_safe(&rx);
+    unwind_safe(&tx.downgrade());
+    unwind_safe(&tx.try_reserve().unwrap());
+    let (tx, rx) = mpsc::unbounded_channel::<Msg>();
+    unwind_safe(&tx);
+    unwind_safe(&rx);
+    unwind_safe(&tx.downgrade());
+}

@@ -140,3 +140,25 @@ fn sender_new_has_no_receivers() {
     tx.send(2).unwrap();
     assert!(block_on(rx.changed()).is_ok());
 }
+
+#[test]
+fn receiver_sees_the_senders_go() {
+    let (tx, rx) = watch::channel(5);
+    assert!(!rx.is_closed());
+    drop(tx);
+    assert!(rx.is_closed());
+    assert_eq!(*rx.borrow(), 5, "the last value stays readable");
+}
+
+#[test]
+fn waits_take_part_in_the_coop_budget() {
+    let (tx, mut rx) = watch::channel(0);
+    rt_core::task::coop::with_budget(2, || {
+        tx.send(1).unwrap();
+        assert!(poll_once(pin!(rx.changed())).is_ready());
+        assert!(poll_once(pin!(rx.wait_for(|v| *v == 1))).is_ready());
+        assert!(poll_once(pin!(rx.changed())).is_pending(), "budget spent");
+        drop(rx);
+        assert!(poll_once(pin!(tx.closed())).is_pending(), "budget spent");
+    });
+}

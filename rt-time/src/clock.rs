@@ -24,6 +24,8 @@ pub(crate) struct Clock {
     /// Set before this clock is first paused. Until then it reads real
     /// time, so the driver's turn reads it without taking the lock.
     was_paused: AtomicBool,
+    /// Whether `pause` may pause it: not on a multi-thread runtime.
+    pausable: bool,
 }
 
 struct ClockState {
@@ -46,7 +48,13 @@ impl Clock {
                 unfrozen: if start_paused { None } else { Some(start) },
             }),
             was_paused: AtomicBool::new(start_paused),
+            pausable: true,
         }
+    }
+
+    /// Makes [`pause`] refuse to pause this clock.
+    pub(crate) fn forbid_pause(&mut self) {
+        self.pausable = false;
     }
 
     fn lock(&self) -> rt_core::loom::sync::MutexGuard<'_, ClockState> {
@@ -73,6 +81,10 @@ impl Clock {
 
     #[cfg(feature = "test-util")]
     fn pause(&self) -> Result<(), &'static str> {
+        if !self.pausable {
+            return Err("`time::pause()` needs the current-thread runtime \
+                 (the default of `#[rt::test]`); this one runs tasks on several threads");
+        }
         let mut state = self.lock();
         let Some(unfrozen) = state.unfrozen else {
             return Err("time is already frozen");
@@ -146,8 +158,8 @@ fn current_clock_handle(what: &str) -> std::sync::Arc<Handle> {
 ///
 /// # Panics
 ///
-/// Outside a runtime with timers enabled, or if the clock is already
-/// paused.
+/// Outside a runtime with timers enabled, on a multi-thread runtime, or if
+/// the clock is already paused.
 ///
 /// ```
 /// # let rt = rt_core::runtime::Builder::new_current_thread()

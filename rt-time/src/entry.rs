@@ -178,6 +178,14 @@ impl TimerEntry {
     pub(crate) fn register_waker(&self, waker: &Waker) {
         self.waker.register_by_ref(waker);
     }
+
+    /// Forgets the stored waker, so that a fire wakes nobody until the
+    /// owner polls (and registers a waker) again. A fire racing with this
+    /// either takes the waker first (one wake-up the owner does not need)
+    /// or finds none; the state it sets is read by the next poll.
+    pub(crate) fn forget_waker(&self) {
+        drop(self.waker.take_waker());
+    }
 }
 
 // SAFETY: entries are linked by raw pointer; a linked entry is pinned inside

@@ -121,13 +121,15 @@ impl Interval {
             due.checked_add(self.period)
                 .unwrap_or_else(Instant::far_future)
         };
-        self.delay.as_mut().reset(next);
+        // The caller has its tick; it asks for the next one by polling
+        // again, so the timer need not wake it by itself.
+        self.delay.as_mut().reset_without_waker(next);
         Poll::Ready(due)
     }
 
     /// Restarts the schedule: the next tick is one period from now.
     pub fn reset(&mut self) {
-        self.reset_at(Instant::now() + self.period);
+        self.reset_after(self.period);
     }
 
     /// Makes the next tick complete at once.
@@ -137,7 +139,11 @@ impl Interval {
 
     /// Makes the next tick due `after` from now.
     pub fn reset_after(&mut self, after: Duration) {
-        self.reset_at(Instant::now() + after);
+        // A deadline past what an `Instant` holds means "never".
+        let deadline = Instant::now()
+            .checked_add(after)
+            .unwrap_or_else(Instant::far_future);
+        self.reset_at(deadline);
     }
 
     /// Makes the next tick due at `deadline`.

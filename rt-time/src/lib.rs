@@ -42,7 +42,7 @@ mod loom_models;
 
 #[cfg(feature = "test-util")]
 pub use clock::{advance, pause, resume};
-pub use driver::driver_layer;
+pub use driver::{driver_layer, multi_thread_driver_layer};
 pub use instant::Instant;
 pub use interval::{interval, interval_at, Interval, MissedTickBehavior};
 pub use sleep::{sleep, sleep_until, Sleep};

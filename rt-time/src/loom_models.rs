@@ -2,9 +2,10 @@
 //! promise and the shards' published ticks: fire against cancel, fire
 //! against a poll registering its waker, fire against reset, fire against a
 //! drop that skips the lock once the entry is released, a registration
-//! racing the driver's lock-free scan before it parks, and a reset to an
-//! earlier deadline racing a turn that skips shards with nothing due. Run
-//! with `cargo xtask loom rt-time`.
+//! racing the driver's lock-free scan before it parks, a reset to an
+//! earlier deadline racing a turn that skips shards with nothing due, and a
+//! fire racing an owner that forgets its waker. Run with
+//! `cargo xtask loom rt-time`.
 
 use crate::driver::Handle;
 use crate::entry::{TimerEntry, FIRED, REGISTERED, UNREGISTERED};
@@ -256,5 +257,28 @@ fn loom_models_reset_earlier_races_turn() {
             assert_eq!(s.entry.state(), FIRED);
         }
         assert!(s.handle.is_empty());
+    });
+}
+
+#[test]
+fn loom_models_fire_races_forgetting_the_waker() {
+    loom::model(|| {
+        let s = Setup::new();
+        let wakes = Arc::new(CountWake(AtomicUsize::new(0)));
+        let waker = Waker::from(wakes.clone());
+        s.entry.register_waker(&waker);
+        register(&s.handle, s.ptr(), 5);
+        let driver = {
+            let handle = s.handle.clone();
+            thread::spawn(move || handle.process_at(10))
+        };
+        // What an `Interval` does after handing out a tick.
+        s.entry.forget_waker();
+        driver.join().unwrap();
+        assert!(wakes.0.load(SeqCst) <= 1);
+        // The next poll registers again and reads the state: the fire is
+        // never lost, whoever took the waker.
+        s.entry.register_waker(&waker);
+        assert_eq!(s.entry.state(), FIRED);
     });
 }

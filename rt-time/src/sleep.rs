@@ -145,6 +145,15 @@ impl Sleep {
         }
     }
 
+    /// As [`reset`](Self::reset), but the task that polled last is not
+    /// woken at the new deadline unless it polls again: what an
+    /// [`Interval`](crate::Interval) does after handing out a tick, as
+    /// tokio's does.
+    pub(crate) fn reset_without_waker(mut self: Pin<&mut Self>, deadline: Instant) {
+        self.as_mut().reset(deadline);
+        self.entry.forget_waker();
+    }
+
     /// (Re)links the entry at `self.deadline`.
     ///
     /// # Safety

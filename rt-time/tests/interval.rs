@@ -122,3 +122,34 @@ fn a_zero_period_panics() {
         let _ = interval(Duration::ZERO);
     });
 }
+
+#[test]
+fn a_reset_past_the_end_of_time_never_ticks_instead_of_panicking() {
+    rt_test::time_runtime(true).block_on(async {
+        let mut forever = interval(Duration::MAX);
+        forever.reset();
+        let mut later = interval(PERIOD);
+        later.reset_after(Duration::MAX);
+        advance(Duration::from_secs(86_400 * 365)).await;
+        let tick = std::pin::pin!(later.tick());
+        assert!(rt_test::poll_once(tick).is_pending());
+    });
+}
+
+#[test]
+fn a_tick_handed_out_leaves_no_waker_behind() {
+    rt_test::time_runtime(true).block_on(async {
+        let mut interval = interval(PERIOD);
+        interval.tick().await;
+        let (woken, waker) = rt_test::counting_waker();
+        let mut cx = std::task::Context::from_waker(&waker);
+        advance(PERIOD).await;
+        assert!(interval.poll_tick(&mut cx).is_ready());
+        advance(PERIOD * 2).await;
+        assert_eq!(woken.count(), 0, "nobody asked for the next tick yet");
+        assert!(
+            interval.poll_tick(&mut cx).is_ready(),
+            "it is due all the same"
+        );
+    });
+}

@@ -154,3 +154,17 @@ fn a_running_blocking_closure_holds_the_paused_clock() {
         assert_eq!(start.elapsed(), Duration::from_secs(3600));
     });
 }
+
+#[test]
+fn pause_is_refused_where_tasks_run_on_several_threads() {
+    let rt = rt_core::runtime::Builder::new_multi_thread()
+        .worker_threads(1)
+        .driver_layer(rt_time::multi_thread_driver_layer())
+        .build()
+        .unwrap();
+    let on_block_on = rt.block_on(async { std::panic::catch_unwind(pause) });
+    assert!(on_block_on.is_err());
+    let in_a_task = rt.block_on(rt.spawn(async { pause() }));
+    assert!(in_a_task.unwrap_err().is_panic());
+    rt.block_on(async { sleep(Duration::from_millis(1)).await });
+}

@@ -15,6 +15,9 @@ pub use rt_core::util::rng::thread_rng_n;
 pub use rt_macros::{join_inner, select_inner, try_join_inner};
 
 #[cfg(feature = "macros")]
+pub use super::join::{MaybeDone, SlotList};
+
+#[cfg(feature = "macros")]
 pub use super::watchdog::TestRuntime;
 
 /// The seed of an `#[rt::test]` without `seed = N`: taken from the `RT_SEED`

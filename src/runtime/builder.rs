@@ -26,6 +26,8 @@ pub struct Builder {
     max_io_events_per_busy_tick: Option<usize>,
     enable_time: bool,
     start_paused: bool,
+    /// Tasks run on several threads: the clock cannot be paused.
+    multi_thread: bool,
 }
 
 impl Builder {
@@ -39,6 +41,7 @@ impl Builder {
             max_io_events_per_busy_tick: None,
             enable_time: false,
             start_paused: false,
+            multi_thread: false,
         }
     }
 
@@ -53,6 +56,7 @@ impl Builder {
             max_io_events_per_busy_tick: None,
             enable_time: false,
             start_paused: false,
+            multi_thread: true,
         }
     }
 
@@ -309,7 +313,15 @@ impl Builder {
                 ));
         }
         #[cfg(feature = "time")]
-        if self.enable_time {
+        if self.enable_time && self.multi_thread {
+            if self.start_paused {
+                return Err(io::Error::other(
+                    "starting the clock paused needs the current-thread runtime",
+                ));
+            }
+            self.inner
+                .driver_layer(rt_time::multi_thread_driver_layer());
+        } else if self.enable_time {
             self.inner
                 .driver_layer(rt_time::driver_layer(self.start_paused));
         }
@@ -320,7 +332,7 @@ impl Builder {
             ));
         }
         #[cfg(not(feature = "time"))]
-        let _ = self.enable_time;
+        let _ = (self.enable_time, self.multi_thread);
         Ok(&mut self.inner)
     }
 }

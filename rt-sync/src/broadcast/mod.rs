@@ -43,8 +43,10 @@
 
 pub mod error;
 mod receiver;
+mod weak;
 
 pub use receiver::Receiver;
+pub use weak::WeakSender;
 
 use crate::locked::lock;
 use crate::notify::Notify;
@@ -61,6 +63,7 @@ use std::sync::Arc;
 /// # Panics
 ///
 /// Panics if `capacity` is 0 or larger than `usize::MAX / 2`.
+#[track_caller]
 pub fn channel<T: Clone>(capacity: usize) -> (Sender<T>, Receiver<T>) {
     let tx = Sender::new(capacity);
     let rx = tx.subscribe();
@@ -71,7 +74,11 @@ pub(crate) struct Shared<T> {
     slots: Box<[Mutex<Slot<T>>]>,
     mask: usize,
     tail: Mutex<Tail>,
+    /// Live [`Sender`]s; once 0 it stays 0 (a [`WeakSender`] only
+    /// upgrades from a non-zero count).
     senders: AtomicUsize,
+    /// Live [`WeakSender`]s; only counted, they keep nothing else alive.
+    weak_senders: AtomicUsize,
     /// Every sender is gone; stored under the tail lock.
     closed: AtomicBool,
     notify_rx: Notify,
@@ -124,17 +131,20 @@ impl<T> Shared<T> {
     }
 
     /// Called by a receiver that goes away; returns the tail position at
-    /// that moment (later values do not count the receiver).
-    pub(crate) fn receiver_left(&self) -> u64 {
+    /// that moment (later values do not count the receiver) and whether it
+    /// was the last receiver. The caller gives up its unread values, then
+    /// calls [`last_receiver_gone`](Self::last_receiver_gone) if it was
+    /// the last, so that a `Sender::closed` woken by it sees an empty
+    /// channel.
+    pub(crate) fn receiver_left(&self) -> (u64, bool) {
         let mut tail = lock(&self.tail);
         tail.receivers -= 1;
-        let last = tail.receivers == 0;
-        let pos = tail.pos;
-        drop(tail);
-        if last {
-            self.notify_last_rx.notify_waiters();
-        }
-        pos
+        (tail.pos, tail.receivers == 0)
+    }
+
+    /// Wakes the [`Sender::closed`] futures.
+    pub(crate) fn last_receiver_gone(&self) {
+        self.notify_last_rx.notify_waiters();
     }
 }
 
@@ -150,6 +160,7 @@ impl<T> Sender<T> {
     /// # Panics
     ///
     /// Panics if `capacity` is 0 or larger than `usize::MAX / 2`.
+    #[track_caller]
     pub fn new(capacity: usize) -> Sender<T> {
         assert!(capacity > 0, "broadcast channel capacity cannot be zero");
         assert!(
@@ -175,6 +186,7 @@ impl<T> Sender<T> {
                     receivers: 0,
                 }),
                 senders: AtomicUsize::new(1),
+                weak_senders: AtomicUsize::new(0),
                 closed: AtomicBool::new(false),
                 notify_rx: Notify::new(),
                 notify_last_rx: Notify::new(),
@@ -256,9 +268,22 @@ impl<T> Sender<T> {
         }
     }
 
+    /// A [`WeakSender`] for this channel: it does not keep the channel
+    /// open, and [`upgrade`](WeakSender::upgrade)s back to a `Sender` while
+    /// some `Sender` is alive.
+    #[must_use = "downgrade makes a WeakSender and leaves this Sender as it is"]
+    pub fn downgrade(&self) -> WeakSender<T> {
+        WeakSender::new(self.shared.clone())
+    }
+
     /// Live senders.
     pub fn strong_count(&self) -> usize {
         self.shared.senders.load(SeqCst)
+    }
+
+    /// Live [`WeakSender`]s.
+    pub fn weak_count(&self) -> usize {
+        self.shared.weak_senders.load(SeqCst)
     }
 }
 

@@ -105,14 +105,16 @@ impl<T> Receiver<T> {
         }
         // The slot holds our position, so this receiver was subscribed
         // when it was sent and is counted in `remaining`.
+        // Claim the position before cloning: a clone that panics then
+        // costs this receiver that one value, and the next read moves on.
         slot.remaining -= 1;
+        self.next += 1;
         let value = if slot.remaining == 0 {
             slot.value.take()
         } else {
             slot.value.as_ref().and_then(clone)
         };
         drop(slot);
-        self.next += 1;
         SlotRead::Value(value)
     }
 
@@ -148,6 +150,13 @@ impl<T> Receiver<T> {
     pub fn sender_strong_count(&self) -> usize {
         self.shared
             .senders
+            .load(rt_core::loom::sync::atomic::Ordering::SeqCst)
+    }
+
+    /// Live [`WeakSender`](super::WeakSender)s.
+    pub fn sender_weak_count(&self) -> usize {
+        self.shared
+            .weak_senders
             .load(rt_core::loom::sync::atomic::Ordering::SeqCst)
     }
 }
@@ -206,6 +215,7 @@ impl<T: Clone> Receiver<T> {
     /// Receives from synchronous code, parking the thread while empty.
     ///
     /// Must not be called from inside an asynchronous task.
+    #[track_caller]
     pub fn blocking_recv(&mut self) -> Result<T, RecvError> {
         rt_core::util::block_on(self.recv())
     }
@@ -216,13 +226,16 @@ impl<T> Drop for Receiver<T> {
         // Values sent from now on do not count this receiver; give up the
         // claim on those sent before that it never read, so they are freed
         // (or handed without a clone to their last reader).
-        let stop = self.shared.receiver_left();
+        let (stop, last) = self.shared.receiver_left();
         while self.next < stop {
             match self.read(&|_: &T| None) {
                 Read::Value(value) => drop(value),
                 Read::Lagged(_) => {}
                 Read::Empty | Read::Closed => break,
             }
+        }
+        if last {
+            self.shared.last_receiver_gone();
         }
     }
 }

@@ -31,6 +31,7 @@ use std::fmt;
 /// assert_eq!(got, [0, 1, 2]);
 /// # });
 /// ```
+#[track_caller]
 pub fn channel<T>(buffer: usize) -> (Sender<T>, Receiver<T>) {
     assert!(buffer > 0, "mpsc bounded channel requires buffer > 0");
     let (tx, rx) = chan::channel(BoundedSemaphore::new(buffer));
@@ -110,6 +111,7 @@ impl<T> Sender<T> {
     /// full.
     ///
     /// Must not be called from inside an asynchronous task.
+    #[track_caller]
     pub fn blocking_send(&self, value: T) -> Result<(), SendError<T>> {
         rt_core::util::block_on(self.send(value))
     }
@@ -299,6 +301,21 @@ impl<T> OwnedPermit<T> {
         let chan = self.chan.take().expect("permit used twice");
         chan.release_permits(1);
         Sender { chan }
+    }
+
+    /// Whether both permits reserve slots of the same channel.
+    pub fn same_channel(&self, other: &Self) -> bool {
+        match (&self.chan, &other.chan) {
+            (Some(a), Some(b)) => a.same_channel(b),
+            _ => false,
+        }
+    }
+
+    /// Whether this permit reserves a slot of `sender`'s channel.
+    pub fn same_channel_as_sender(&self, sender: &Sender<T>) -> bool {
+        self.chan
+            .as_ref()
+            .is_some_and(|chan| chan.same_channel(&sender.chan))
     }
 }
 

@@ -464,8 +464,32 @@ impl<T> Rx<T, BoundedSemaphore> {
 impl<T, S: ChanSemaphore> Drop for Rx<T, S> {
     fn drop(&mut self) {
         self.close();
+        // Nothing will wake this receiver again; its waker may keep a whole
+        // task alive, so release it now (outside the lock).
+        let waker = lock(&self.chan.shared).rx_waker.take();
+        drop(waker);
         // Drop taken and queued messages now, one at a time and outside
         // the lock: a message's destructor may itself touch this channel.
+        // If one panics, the guard drops the rest while unwinding.
+        let rest = DropRestOnUnwind(self);
+        rest.0.drop_messages();
+        std::mem::forget(rest);
+    }
+}
+
+/// Drops the receiver's remaining messages if a message's destructor
+/// panics part-way through [`Rx::drop_messages`].
+struct DropRestOnUnwind<'a, T, S: ChanSemaphore>(&'a mut Rx<T, S>);
+
+impl<T, S: ChanSemaphore> Drop for DropRestOnUnwind<'_, T, S> {
+    fn drop(&mut self) {
+        self.0.drop_messages();
+    }
+}
+
+impl<T, S: ChanSemaphore> Rx<T, S> {
+    /// Drops every taken and queued message, giving each one's permit back.
+    fn drop_messages(&mut self) {
         while let Some(value) = self.taken.0.pop() {
             self.chan.semaphore.add_permits(1);
             drop(value);

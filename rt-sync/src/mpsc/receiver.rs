@@ -9,6 +9,14 @@
 /// for `$receiver<T>`, a struct whose field `chan` is a `chan::Rx<T, S>`.
 macro_rules! impl_receiver {
     ($receiver:ident) => {
+        // A panic while the receiver is borrowed leaves every message
+        // either still queued (with its permit) or already handed out, so
+        // the channel stays consistent whatever `T` is; tokio promises the
+        // same. Without these, the receiver's own queue (raw block
+        // pointers) would make it unwind-safe only for unwind-safe `T`.
+        impl<T> ::std::panic::UnwindSafe for $receiver<T> {}
+        impl<T> ::std::panic::RefUnwindSafe for $receiver<T> {}
+
         impl<T> $receiver<T> {
             /// Waits for the next message; `None` once every sender is gone (or
             /// the channel was closed) and every message sent has been received.
@@ -39,6 +47,7 @@ macro_rules! impl_receiver {
             /// Receives from synchronous code, parking the thread while empty.
             ///
             /// Must not be called from inside an asynchronous task.
+            #[track_caller]
             pub fn blocking_recv(&mut self) -> Option<T> {
                 rt_core::util::block_on(self.recv())
             }
@@ -46,6 +55,7 @@ macro_rules! impl_receiver {
             /// As [`recv_many`](Self::recv_many), parking the thread.
             ///
             /// Must not be called from inside an asynchronous task.
+            #[track_caller]
             pub fn blocking_recv_many(&mut self, buffer: &mut Vec<T>, limit: usize) -> usize {
                 rt_core::util::block_on(self.recv_many(buffer, limit))
             }

@@ -114,6 +114,7 @@ impl<T: ?Sized> Mutex<T> {
     /// free.
     ///
     /// Must not be called from inside an asynchronous task.
+    #[track_caller]
     pub fn blocking_lock(&self) -> MutexGuard<'_, T> {
         rt_core::util::block_on(self.lock())
     }
@@ -132,6 +133,7 @@ impl<T: ?Sized> Mutex<T> {
     /// As [`lock_owned`](Self::lock_owned), parking the thread.
     ///
     /// Must not be called from inside an asynchronous task.
+    #[track_caller]
     pub fn blocking_lock_owned(self: Arc<Self>) -> OwnedMutexGuard<T> {
         rt_core::util::block_on(self.lock_owned())
     }

@@ -310,6 +310,7 @@ impl<T> Receiver<T> {
     /// Waits for the value from synchronous code by parking the thread.
     ///
     /// Must not be called from inside an asynchronous task.
+    #[track_caller]
     pub fn blocking_recv(self) -> Result<T, RecvError> {
         rt_core::util::block_on(self)
     }

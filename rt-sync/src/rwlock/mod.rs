@@ -66,8 +66,10 @@ impl<T> RwLock<T> {
     ///
     /// # Panics
     ///
-    /// Panics if `max_reads` is more than `u32::MAX >> 3`.
+    /// Panics if `max_reads` is 0 or more than `u32::MAX >> 3`.
+    #[track_caller]
     pub fn with_max_readers(value: T, max_reads: u32) -> RwLock<T> {
+        assert!(max_reads != 0, "a RwLock may not be created with 0 readers");
         assert!(
             max_reads <= MAX_READS,
             "a RwLock may not be created with more than {MAX_READS} readers"
@@ -92,7 +94,9 @@ impl<T> RwLock<T> {
     /// As [`with_max_readers`](Self::with_max_readers), usable in a
     /// `static`.
     #[cfg(not(loom))]
+    #[track_caller]
     pub const fn const_with_max_readers(value: T, max_reads: u32) -> RwLock<T> {
+        assert!(max_reads != 0, "a RwLock may not be created with 0 readers");
         assert!(max_reads <= MAX_READS, "too many readers for a RwLock");
         RwLock {
             max_readers: max_reads,
@@ -122,6 +126,7 @@ impl<T: ?Sized> RwLock<T> {
     /// As [`read`](Self::read), parking the thread.
     ///
     /// Must not be called from inside an asynchronous task.
+    #[track_caller]
     pub fn blocking_read(&self) -> RwLockReadGuard<'_, T> {
         rt_core::util::block_on(self.read())
     }
@@ -162,6 +167,7 @@ impl<T: ?Sized> RwLock<T> {
     /// As [`write`](Self::write), parking the thread.
     ///
     /// Must not be called from inside an asynchronous task.
+    #[track_caller]
     pub fn blocking_write(&self) -> RwLockWriteGuard<'_, T> {
         rt_core::util::block_on(self.write())
     }

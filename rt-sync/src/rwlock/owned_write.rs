@@ -84,9 +84,41 @@ impl<T: ?Sized> OwnedRwLockWriteGuard<T> {
 
     /// Turns write access into read access without unlocking in between.
     pub fn downgrade(self) -> OwnedRwLockReadGuard<T> {
-        let lock = take_lock(self, |g| &g.lock);
+        let whole = self.data as *const T;
+        Self::downgrade_to(self, whole)
+    }
+
+    /// As [`downgrade`](Self::downgrade), narrowing the read guard to the
+    /// part `U` of the data `f` picks. `f` runs while write access is still
+    /// held, so if it panics the lock is simply released.
+    pub fn downgrade_map<U: ?Sized, F>(this: Self, f: F) -> OwnedRwLockReadGuard<T, U>
+    where
+        F: FnOnce(&T) -> &U,
+    {
+        let part = f(&*this) as *const U;
+        Self::downgrade_to(this, part)
+    }
+
+    /// As [`downgrade_map`](Self::downgrade_map), but gives the write
+    /// guard back, still write-locked, if `f` returns `None`.
+    pub fn try_downgrade_map<U: ?Sized, F>(
+        this: Self,
+        f: F,
+    ) -> Result<OwnedRwLockReadGuard<T, U>, Self>
+    where
+        F: FnOnce(&T) -> Option<&U>,
+    {
+        match f(&*this).map(|part| part as *const U) {
+            Some(part) => Ok(Self::downgrade_to(this, part)),
+            None => Err(this),
+        }
+    }
+
+    /// Downgrades to a read guard over `part`, a pointer into the data.
+    fn downgrade_to<U: ?Sized>(this: Self, part: *const U) -> OwnedRwLockReadGuard<T, U> {
+        let lock = take_lock(this, |g| &g.lock);
         lock.semaphore().release(lock.max_readers() as usize - 1);
-        OwnedRwLockReadGuard::new(lock)
+        OwnedRwLockReadGuard::from_parts(lock, part)
     }
 
     /// The lock this guard writes.

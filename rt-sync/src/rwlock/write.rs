@@ -87,10 +87,41 @@ impl<'a, T: ?Sized> RwLockWriteGuard<'a, T> {
     /// Turns write access into read access without unlocking in between:
     /// other readers may join at once, no writer can slip in.
     pub fn downgrade(self) -> RwLockReadGuard<'a, T> {
-        let (semaphore, permits, data) = Self::into_raw(self);
         // Keep one slot for ourselves and let waiting readers in.
+        let whole = self.data as *const T;
+        Self::downgrade_to(self, whole)
+    }
+
+    /// As [`downgrade`](Self::downgrade), narrowing the read guard to the
+    /// part of the data `f` picks.
+    ///
+    /// `f` runs while write access is still held, so if it panics the
+    /// lock is simply released.
+    pub fn downgrade_map<U: ?Sized, F>(this: Self, f: F) -> RwLockReadGuard<'a, U>
+    where
+        F: FnOnce(&T) -> &U,
+    {
+        let part = f(&*this) as *const U;
+        Self::downgrade_to(this, part)
+    }
+
+    /// As [`downgrade_map`](Self::downgrade_map), but gives the write
+    /// guard back, still write-locked, if `f` returns `None`.
+    pub fn try_downgrade_map<U: ?Sized, F>(this: Self, f: F) -> Result<RwLockReadGuard<'a, U>, Self>
+    where
+        F: FnOnce(&T) -> Option<&U>,
+    {
+        match f(&*this).map(|part| part as *const U) {
+            Some(part) => Ok(Self::downgrade_to(this, part)),
+            None => Err(this),
+        }
+    }
+
+    /// Downgrades to a read guard over `part`, a pointer into the data.
+    fn downgrade_to<U: ?Sized>(this: Self, part: *const U) -> RwLockReadGuard<'a, U> {
+        let (semaphore, permits, _) = Self::into_raw(this);
         semaphore.release(permits as usize - 1);
-        RwLockReadGuard::new(semaphore, data as *const T)
+        RwLockReadGuard::new(semaphore, part)
     }
 }
 

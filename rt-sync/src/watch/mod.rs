@@ -33,6 +33,7 @@ pub mod error;
 use crate::notify::Notify;
 use error::{RecvError, SendError};
 use rt_core::loom::sync::atomic::{AtomicUsize, Ordering::SeqCst};
+use rt_core::task::coop;
 use std::fmt;
 use std::ops::Deref;
 use std::pin::pin;
@@ -198,6 +199,7 @@ impl<T> Sender<T> {
     ///
     /// Cancel-safe.
     pub async fn closed(&self) {
+        coop::consume_budget().await;
         loop {
             let mut notified = pin!(self.shared.notify_tx.notified());
             notified.as_mut().enable();
@@ -290,6 +292,19 @@ impl<T> Receiver<T> {
         Ok(state & !CLOSED != self.version)
     }
 
+    /// Whether every sender is gone. The last value sent can still be
+    /// read.
+    ///
+    /// ```
+    /// let (tx, rx) = rt_sync::watch::channel(());
+    /// assert!(!rx.is_closed());
+    /// drop(tx);
+    /// assert!(rx.is_closed());
+    /// ```
+    pub fn is_closed(&self) -> bool {
+        self.shared.state.load(SeqCst) & CLOSED == CLOSED
+    }
+
     /// Marks the current value as not seen.
     pub fn mark_changed(&mut self) {
         self.version = self.shared.version().wrapping_sub(VERSION_STEP);
@@ -307,6 +322,9 @@ impl<T> Receiver<T> {
     ///
     /// Cancel-safe.
     pub async fn changed(&mut self) -> Result<(), RecvError> {
+        // A loop over a channel that is always ready (or closed) must still
+        // yield now and then.
+        coop::consume_budget().await;
         if let Some(result) = self.check_changed() {
             return result;
         }
@@ -347,6 +365,7 @@ impl<T> Receiver<T> {
         &mut self,
         mut condition: impl FnMut(&T) -> bool,
     ) -> Result<Ref<'_, T>, RecvError> {
+        coop::consume_budget().await;
         loop {
             let mut notified = pin!(self.shared.notify_rx.notified());
             notified.as_mut().enable();

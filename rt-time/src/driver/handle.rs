@@ -127,6 +127,12 @@ impl Handle {
         }
     }
 
+    /// Makes [`pause`](crate::pause) refuse to pause this clock (a
+    /// multi-thread runtime's).
+    pub(crate) fn forbid_pause(&mut self) {
+        self.clock.forbid_pause();
+    }
+
     /// The time handle of the runtime this thread is in, if it has one.
     pub(crate) fn try_current() -> Option<Arc<Handle>> {
         rt_core::runtime::try_current_driver_handle::<Handle>()

@@ -75,6 +75,38 @@ pub fn driver_layer(
     start_paused: bool,
 ) -> impl FnOnce(Box<dyn Driver>, &mut DriverHandles) -> io::Result<Box<dyn Driver>> + Send + 'static
 {
+    layer(start_paused, true)
+}
+
+/// As [`driver_layer`], for a runtime whose tasks run on several threads
+/// at once: there the clock cannot be paused, and
+/// [`pause`](crate::pause) panics, as on tokio. A paused clock advances
+/// when the runtime has nothing to run, which only a runtime with one
+/// thread can tell.
+///
+/// ```
+/// let rt = rt_core::runtime::Builder::new_multi_thread()
+///     .worker_threads(1)
+///     .driver_layer(rt_time::multi_thread_driver_layer())
+///     .build()
+///     .unwrap();
+/// rt.block_on(async {
+///     rt_time::sleep(std::time::Duration::from_millis(1)).await;
+/// });
+/// ```
+pub fn multi_thread_driver_layer(
+) -> impl FnOnce(Box<dyn Driver>, &mut DriverHandles) -> io::Result<Box<dyn Driver>> + Send + 'static
+{
+    layer(false, false)
+}
+
+/// The layer of [`driver_layer`]; `pausable` says whether
+/// [`pause`](crate::pause) may pause its clock.
+fn layer(
+    start_paused: bool,
+    pausable: bool,
+) -> impl FnOnce(Box<dyn Driver>, &mut DriverHandles) -> io::Result<Box<dyn Driver>> + Send + 'static
+{
     move |inner: Box<dyn Driver>, handles: &mut DriverHandles| {
         if start_paused && !cfg!(feature = "test-util") {
             return Err(io::Error::other(
@@ -84,12 +116,16 @@ pub fn driver_layer(
         let shards = std::thread::available_parallelism()
             .map_or(1, |n| n.get())
             .clamp(MIN_SHARDS, 64);
-        let handle = Arc::new(Handle::new(
+        let mut handle = Handle::new(
             inner.unparker(),
             std::time::Instant::now(),
             start_paused,
             shards,
-        ));
+        );
+        if !pausable {
+            handle.forbid_pause();
+        }
+        let handle = Arc::new(handle);
         handles.insert(handle.clone());
         let blocking = handles.get::<BlockingActivity>();
         Ok(Box::new(TimeDriver {

@@ -18,6 +18,10 @@
 //! was never polled. Waiter nodes live inside the `Notified` futures; their
 //! waker and notification are only touched under the lock.
 
+mod owned;
+
+pub use owned::OwnedNotified;
+
 use crate::locked::lock;
 use pin_project_lite::pin_project;
 use rt_core::loom::cell::UnsafeCell;
@@ -28,8 +32,10 @@ use rt_core::util::WakeList;
 use std::fmt;
 use std::future::Future;
 use std::marker::PhantomPinned;
+use std::ops::Deref;
 use std::pin::Pin;
 use std::ptr::NonNull;
+use std::sync::Arc;
 use std::task::{Context, Poll, Waker};
 
 const EMPTY: usize = 0;
@@ -111,6 +117,31 @@ enum Stage {
 }
 
 pin_project! {
+    /// One wait on a `Notify` reached through `N` (a reference for
+    /// [`Notified`], an `Arc` for [`OwnedNotified`]): the queue node and
+    /// the stage the wait is in.
+    struct Wait<N>
+    where
+        N: Deref<Target = Notify>,
+    {
+        notify: N,
+        stage: Stage,
+        calls_at_creation: usize,
+        #[pin]
+        waiter: Waiter,
+    }
+
+    impl<N> PinnedDrop for Wait<N>
+    where
+        N: Deref<Target = Notify>,
+    {
+        fn drop(this: Pin<&mut Self>) {
+            this.into_ref().get_ref().leave_queue();
+        }
+    }
+}
+
+pin_project! {
     /// The future returned by [`Notify::notified`].
     ///
     /// # Cancel safety
@@ -120,17 +151,8 @@ pin_project! {
     /// (or stores it as the permit), so it is not lost.
     #[must_use = "futures do nothing unless polled"]
     pub struct Notified<'a> {
-        notify: &'a Notify,
-        stage: Stage,
-        calls_at_creation: usize,
         #[pin]
-        waiter: Waiter,
-    }
-
-    impl PinnedDrop for Notified<'_> {
-        fn drop(this: Pin<&mut Self>) {
-            this.into_ref().get_ref().leave_queue();
-        }
+        wait: Wait<&'a Notify>,
     }
 }
 
@@ -166,18 +188,27 @@ impl Notify {
     /// re-creating the future moves the task to the back.
     pub fn notified(&self) -> Notified<'_> {
         Notified {
-            notify: self,
-            stage: Stage::Init,
-            calls_at_creation: calls_of(self.state.load(SeqCst)),
-            waiter: Waiter {
-                pointers: linked_list::Pointers::new(),
-                inner: UnsafeCell::new(WaiterInner {
-                    waker: None,
-                    notification: None,
-                }),
-                _pin: PhantomPinned,
-            },
+            wait: Wait::new(self),
         }
+    }
+
+    /// As [`notified`](Self::notified), but the future owns a reference
+    /// count of the `Notify`, so it can outlive the borrow (to be stored or
+    /// moved into a spawned task).
+    ///
+    /// ```
+    /// use rt_sync::Notify;
+    /// use std::sync::Arc;
+    ///
+    /// # rt_sync::__doc::block_on(async {
+    /// let notify = Arc::new(Notify::new());
+    /// let notified = notify.clone().notified_owned();
+    /// notify.notify_waiters();
+    /// notified.await;
+    /// # });
+    /// ```
+    pub fn notified_owned(self: Arc<Self>) -> OwnedNotified {
+        OwnedNotified::new(self)
     }
 
     /// Wakes the task that has waited longest, or stores a permit if none
@@ -314,12 +345,31 @@ impl Notified<'_> {
     /// assert!(notified.as_mut().enable());
     /// ```
     pub fn enable(self: Pin<&mut Self>) -> bool {
-        self.poll_notified(None).is_ready()
+        self.project().wait.poll_notified(None).is_ready()
+    }
+}
+
+impl<N: Deref<Target = Notify>> Wait<N> {
+    fn new(notify: N) -> Self {
+        let calls_at_creation = calls_of(notify.state.load(SeqCst));
+        Wait {
+            notify,
+            stage: Stage::Init,
+            calls_at_creation,
+            waiter: Waiter {
+                pointers: linked_list::Pointers::new(),
+                inner: UnsafeCell::new(WaiterInner {
+                    waker: None,
+                    notification: None,
+                }),
+                _pin: PhantomPinned,
+            },
+        }
     }
 
     fn poll_notified(self: Pin<&mut Self>, waker: Option<&Waker>) -> Poll<()> {
         let this = self.project();
-        let notify = *this.notify;
+        let notify: &Notify = this.notify;
         let calls_at_creation = *this.calls_at_creation;
         let stage = this.stage;
         let waiter = this.waiter.into_ref().get_ref();
@@ -364,23 +414,25 @@ impl Notified<'_> {
                 Poll::Pending
             }
             Stage::Waiting => {
-                let _waiters = lock(&notify.waiters);
+                let waiters = lock(&notify.waiters);
                 // SAFETY: we hold the lock that owns the node's fields.
-                let notified = unsafe {
+                let (notified, replaced) = unsafe {
                     waiter.inner.with_mut(|inner| {
                         let inner = &mut *inner;
                         if inner.notification.is_some() {
-                            return true;
+                            return (true, None);
                         }
-                        if let Some(waker) = waker {
-                            match &inner.waker {
-                                Some(w) if w.will_wake(waker) => {}
-                                _ => inner.waker = Some(waker.clone()),
-                            }
+                        match (waker, &inner.waker) {
+                            (Some(new), Some(old)) if old.will_wake(new) => (false, None),
+                            (Some(new), _) => (false, inner.waker.replace(new.clone())),
+                            (None, _) => (false, None),
                         }
-                        false
                     })
                 };
+                drop(waiters);
+                // The old waker's drop may run arbitrary code (even use this
+                // `Notify`): never under the lock.
+                drop(replaced);
                 if notified {
                     *stage = Stage::Done;
                     Poll::Ready(())
@@ -421,18 +473,18 @@ impl Future for Notified<'_> {
     type Output = ();
 
     fn poll(self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<()> {
-        self.poll_notified(Some(cx.waker()))
+        self.project().wait.poll_notified(Some(cx.waker()))
     }
 }
 
-impl Notified<'_> {
+impl<N: Deref<Target = Notify>> Wait<N> {
     /// Leaves the queue when dropped while waiting, passing on a
     /// `notify_one`/`notify_last` it received but did not consume.
     fn leave_queue(&self) {
         if self.stage != Stage::Waiting {
             return;
         }
-        let notify = self.notify;
+        let notify: &Notify = &self.notify;
         let mut waiters = lock(&notify.waiters);
         let node = NonNull::from(&self.waiter);
         // SAFETY: the node is in this notify's queue or in none.
@@ -461,7 +513,7 @@ impl Notified<'_> {
 impl fmt::Debug for Notified<'_> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.debug_struct("Notified")
-            .field("stage", &self.stage)
+            .field("stage", &self.wait.stage)
             .finish()
     }
 }
