@@ -114,7 +114,8 @@ fn async_fd_readable_guard_clear_and_retain() {
     rt_test::io_runtime().block_on(async {
         let (a, mut b) = std::os::unix::net::UnixStream::pair().unwrap();
         a.set_nonblocking(true).unwrap();
-        let fd = AsyncFd::new(a).unwrap();
+        // SAFETY: the `AsyncFd` owns the socket, which stays open until it drops.
+        let fd = unsafe { AsyncFd::register(a) }.unwrap();
 
         b.write_all(b"abc").unwrap();
         let mut guard = fd.readable().await.unwrap();
@@ -168,7 +169,8 @@ fn async_fd_mut_guard_and_async_io() {
     rt_test::io_runtime().block_on(async {
         let (a, mut b) = std::os::unix::net::UnixStream::pair().unwrap();
         a.set_nonblocking(true).unwrap();
-        let mut fd = AsyncFd::with_interest(a, Interest::READABLE).unwrap();
+        // SAFETY: the `AsyncFd` owns the socket, which stays open until it drops.
+        let mut fd = unsafe { AsyncFd::register_with_interest(a, Interest::READABLE) }.unwrap();
         b.write_all(b"xy").unwrap();
         {
             let mut guard = fd.readable_mut().await.unwrap();
@@ -189,19 +191,32 @@ fn async_fd_mut_guard_and_async_io() {
             .try_io(Interest::READABLE, |inner| (&*inner).read(&mut rest))
             .unwrap_err();
         assert_eq!(err.kind(), io::ErrorKind::WouldBlock);
+        b.write_all(b"z").unwrap();
+        let n = fd
+            .async_io_mut(Interest::READABLE, |inner| inner.read(&mut rest))
+            .await
+            .unwrap();
+        assert_eq!((n, &rest), (1, b"z"));
+        let err = fd
+            .try_io_mut(Interest::READABLE, |inner| inner.read(&mut rest))
+            .unwrap_err();
+        assert_eq!(err.kind(), io::ErrorKind::WouldBlock);
     });
 }
 
 #[test]
-fn async_fd_try_new_gives_the_value_back_on_failure() {
+fn async_fd_register_gives_the_value_back_on_failure() {
     rt_test::io_runtime().block_on(async {
         let (a, _b) = std::os::unix::net::UnixStream::pair().unwrap();
         a.set_nonblocking(true).unwrap();
-        let fd = AsyncFd::try_new(a).unwrap();
+        // SAFETY: the `AsyncFd` owns the socket, which stays open until it drops.
+        let fd = unsafe { AsyncFd::register(a) }.unwrap();
         let raw = std::os::fd::AsRawFd::as_raw_fd(fd.get_ref());
         // The same descriptor cannot be registered twice.
         let dup = Borrowed(raw);
-        let err = AsyncFd::try_new(dup).unwrap_err();
+        // SAFETY: `dup` borrows the descriptor `fd` keeps open; the call
+        // fails before anything is registered.
+        let err = unsafe { AsyncFd::register(dup) }.unwrap_err();
         let (back, cause) = err.into_parts();
         assert_eq!(back.0, raw);
         assert_eq!(cause.kind(), io::ErrorKind::AlreadyExists);

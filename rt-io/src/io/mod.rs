@@ -39,7 +39,11 @@ pub use crate::reactor::{Interest, Ready};
 /// Readiness of arbitrary file descriptors (`AsyncFd`), as in `tokio::io::unix`.
 #[cfg(feature = "net")]
 pub mod unix {
-    pub use crate::net::unix::{AsyncFd, AsyncFdReadyGuard, AsyncFdReadyMutGuard, TryIoError};
+    #[allow(deprecated)]
+    pub use crate::net::unix::AsyncFdTryNewError;
+    pub use crate::net::unix::{
+        AsyncFd, AsyncFdReadyGuard, AsyncFdReadyMutGuard, AsyncFdRegisterError, TryIoError,
+    };
 }
 pub use util::buf_read_ext::AsyncBufReadExt;
 pub use util::buf_reader::BufReader;

@@ -8,8 +8,10 @@ mod split;
 mod split_owned;
 mod stream;
 
+#[allow(deprecated)]
+pub use async_fd::AsyncFdTryNewError;
 pub use async_fd::{
-    AsyncFd, AsyncFdReadyGuard, AsyncFdReadyMutGuard, AsyncFdTryNewError, TryIoError,
+    AsyncFd, AsyncFdReadyGuard, AsyncFdReadyMutGuard, AsyncFdRegisterError, TryIoError,
 };
 pub use datagram::UnixDatagram;
 pub use listener::UnixListener;
