@@ -3,9 +3,9 @@
 
 use super::buf_reader::DEFAULT_BUF_SIZE;
 use super::interrupted::is_interrupted;
-use crate::io::{AsyncBufRead, AsyncRead, AsyncWrite, ReadBuf};
+use crate::io::{AsyncBufRead, AsyncRead, AsyncSeek, AsyncWrite, ReadBuf};
 use pin_project_lite::pin_project;
-use std::io;
+use std::io::{self, SeekFrom};
 use std::pin::Pin;
 use std::task::{ready, Context, Poll};
 
@@ -26,6 +26,10 @@ pin_project! {
         capacity: usize,
         // Bytes at the front of `buf` already handed to `inner`.
         written: usize,
+        // A seek asked for by `start_seek`, started on `inner` only once the
+        // buffer is written out (which needs the `Context` of
+        // `poll_complete`).
+        seek_to: Option<SeekFrom>,
     }
 }
 
@@ -42,6 +46,7 @@ impl<W> BufWriter<W> {
             buf: Vec::with_capacity(capacity),
             capacity,
             written: 0,
+            seek_to: None,
         }
     }
 
@@ -138,5 +143,27 @@ impl<W: AsyncBufRead> AsyncBufRead for BufWriter<W> {
 
     fn consume(self: Pin<&mut Self>, amt: usize) {
         self.get_pin_mut().consume(amt)
+    }
+}
+
+impl<W: AsyncWrite + AsyncSeek> AsyncSeek for BufWriter<W> {
+    /// Records the seek; [`poll_complete`](AsyncSeek::poll_complete) writes
+    /// the buffer out before the inner writer moves, so buffered bytes land
+    /// where they were written.
+    fn start_seek(self: Pin<&mut Self>, position: SeekFrom) -> io::Result<()> {
+        *self.project().seek_to = Some(position);
+        Ok(())
+    }
+
+    fn poll_complete(mut self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<io::Result<u64>> {
+        ready!(self.as_mut().poll_flush_buf(cx))?;
+        let mut me = self.project();
+        if let Some(position) = *me.seek_to {
+            // A seek the inner writer may still be running finishes first.
+            ready!(me.inner.as_mut().poll_complete(cx))?;
+            *me.seek_to = None;
+            me.inner.as_mut().start_seek(position)?;
+        }
+        me.inner.poll_complete(cx)
     }
 }
