@@ -452,7 +452,7 @@ fn tcp_socket_options_listen_and_connect() {
         let stream = client.connect(addr).await.unwrap();
         assert!(stream.nodelay().unwrap());
         let (mut server, _) = listener.accept().await.unwrap();
-        stream.set_linger(Some(std::time::Duration::ZERO)).unwrap();
+        stream.set_zero_linger().unwrap();
         assert_eq!(stream.linger().unwrap(), Some(std::time::Duration::ZERO));
         // Zero linger: closing resets instead of a graceful end of stream.
         drop(stream);
@@ -463,5 +463,25 @@ fn tcp_socket_options_listen_and_connect() {
         let refused = rt_io::net::TcpSocket::new_v4().unwrap().connect(addr);
         drop(listener);
         assert!(refused.await.is_err());
+    });
+}
+
+#[test]
+fn ip_options_and_quickack() {
+    rt_test::io_runtime().block_on(async {
+        let socket = rt_io::net::TcpSocket::new_v4().unwrap();
+        socket.set_tos_v4(0x10).unwrap();
+        assert_eq!(socket.tos_v4().unwrap(), 0x10);
+        socket.set_zero_linger().unwrap();
+        assert_eq!(socket.linger().unwrap(), Some(std::time::Duration::ZERO));
+        assert_eq!(socket.device().unwrap(), None);
+        let v6 = rt_io::net::TcpSocket::new_v6().unwrap();
+        v6.set_tclass_v6(0x20).unwrap();
+        assert_eq!(v6.tclass_v6().unwrap(), 0x20);
+
+        let (client, _server) = rt_test::tcp_pair().await;
+        client.set_quickack(true).unwrap();
+        // Linux may clear the flag again on its own; setting it must work.
+        client.quickack().unwrap();
     });
 }

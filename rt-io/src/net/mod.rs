@@ -14,6 +14,7 @@ mod fd;
 mod fill;
 mod halves;
 mod socket_io;
+mod sockopt;
 mod stream_io;
 pub mod tcp;
 mod udp;

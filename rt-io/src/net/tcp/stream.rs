@@ -118,6 +118,25 @@ impl TcpStream {
         super::socket::set_linger_of(self.as_fd(), dur)
     }
 
+    /// Sets `SO_LINGER` to zero: dropping the stream then resets the
+    /// connection at once instead of sending what is left.
+    pub fn set_zero_linger(&self) -> io::Result<()> {
+        super::socket::set_linger_of(self.as_fd(), Some(Duration::ZERO))
+    }
+
+    /// Whether `TCP_QUICKACK` is on (acknowledgements sent at once rather
+    /// than delayed). Linux resets it on its own; read it back to know.
+    #[cfg(any(target_os = "linux", target_os = "android", target_os = "fuchsia"))]
+    pub fn quickack(&self) -> io::Result<bool> {
+        socket2::SockRef::from(self).tcp_quickack()
+    }
+
+    /// Sets `TCP_QUICKACK`.
+    #[cfg(any(target_os = "linux", target_os = "android", target_os = "fuchsia"))]
+    pub fn set_quickack(&self, quickack: bool) -> io::Result<()> {
+        socket2::SockRef::from(self).set_tcp_quickack(quickack)
+    }
+
     /// The IP time-to-live of outgoing packets.
     pub fn ttl(&self) -> io::Result<u32> {
         self.io.source().ttl()
