@@ -253,3 +253,93 @@ fn unix_sockets_fail_after_the_runtime_is_dropped() {
         assert!(datagram.recv(&mut buf).await.is_err());
     });
 }
+
+#[test]
+fn unix_socket_binds_then_listens_connects_or_sends() {
+    use rt_io::net::UnixSocket;
+    let dir = rt_test::ScratchDir::new("unix-socket");
+    rt_test::io_runtime().block_on(async {
+        let server_path = dir.join("server.sock");
+        let peer_path = dir.join("peer.sock");
+        let socket = UnixSocket::new_stream().unwrap();
+        socket.bind(&server_path).unwrap();
+        let listener = socket.listen(16).unwrap();
+        let client = UnixSocket::new_stream().unwrap();
+        client.bind(&peer_path).unwrap();
+        let mut client = client.connect(&server_path).await.unwrap();
+        let (mut server, _) = listener.accept().await.unwrap();
+        assert_eq!(
+            server.peer_addr().unwrap().as_pathname(),
+            Some(peer_path.as_path())
+        );
+        client.write_all(b"hi").await.unwrap();
+        drop(client);
+        let mut got = Vec::new();
+        server.read_to_end(&mut got).await.unwrap();
+        assert_eq!(got, b"hi");
+
+        let a = UnixSocket::new_datagram().unwrap();
+        a.bind(dir.join("a.sock")).unwrap();
+        let a = a.datagram().unwrap();
+        let b = UnixSocket::new_datagram().unwrap().datagram().unwrap();
+        b.send_to(b"dgram", dir.join("a.sock")).await.unwrap();
+        let mut buf = [0u8; 8];
+        assert_eq!(a.recv(&mut buf).await.unwrap(), 5);
+    });
+}
+
+#[test]
+fn unix_socket_of_the_wrong_kind_is_refused() {
+    use rt_io::net::UnixSocket;
+    rt_test::io_runtime().block_on(async {
+        let err = UnixSocket::new_datagram().unwrap().listen(1).unwrap_err();
+        assert_eq!(
+            err.to_string(),
+            "listen cannot be called on a datagram socket"
+        );
+        let err = UnixSocket::new_datagram()
+            .unwrap()
+            .connect("nowhere.sock")
+            .await
+            .unwrap_err();
+        assert_eq!(
+            err.to_string(),
+            "connect cannot be called on a datagram socket"
+        );
+        let err = UnixSocket::new_stream().unwrap().datagram().unwrap_err();
+        assert_eq!(
+            err.to_string(),
+            "datagram cannot be called on a stream socket"
+        );
+    });
+}
+
+#[test]
+fn peer_cred_names_this_process() {
+    rt_test::io_runtime().block_on(async {
+        let (a, b) = UnixStream::pair().unwrap();
+        let cred = a.peer_cred().unwrap();
+        assert_eq!(cred, b.peer_cred().unwrap());
+        // SAFETY: these calls only read the process's ids.
+        let (uid, gid) = unsafe { (libc::geteuid(), libc::getegid()) };
+        assert_eq!((cred.uid(), cred.gid()), (uid, gid));
+        #[cfg(target_os = "linux")]
+        assert_eq!(cred.pid(), Some(std::process::id() as i32));
+    });
+}
+
+#[test]
+fn bind_addr_and_connect_addr() {
+    use std::os::unix::net::SocketAddr;
+    let dir = rt_test::ScratchDir::new("unix-addr");
+    rt_test::io_runtime().block_on(async {
+        let addr = SocketAddr::from_pathname(dir.join("addr.sock")).unwrap();
+        let listener = UnixListener::bind_addr(&addr).unwrap();
+        let mut client = UnixStream::connect_addr(&addr).await.unwrap();
+        let (mut server, _) = listener.accept().await.unwrap();
+        client.write_all(b"addr").await.unwrap();
+        let mut buf = [0u8; 4];
+        server.read_exact(&mut buf).await.unwrap();
+        assert_eq!(&buf, b"addr");
+    });
+}

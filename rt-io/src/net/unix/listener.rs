@@ -42,6 +42,17 @@ impl UnixListener {
         UnixListener::new(mio::net::UnixListener::bind(path)?)
     }
 
+    /// Binds to `addr`, which may be a path or (on Linux) an abstract
+    /// name.
+    ///
+    /// # Panics
+    ///
+    /// Outside a runtime with I/O enabled.
+    #[track_caller]
+    pub fn bind_addr(addr: &SocketAddr) -> io::Result<UnixListener> {
+        UnixListener::new(mio::net::UnixListener::bind_addr(addr)?)
+    }
+
     fn new(sys: mio::net::UnixListener) -> io::Result<UnixListener> {
         Ok(UnixListener {
             io: ListenerIo::new(sys)?,

@@ -33,10 +33,7 @@ pub struct UnixStream {
 impl UnixStream {
     /// Connects to the socket bound at `path`.
     pub async fn connect<P: AsRef<Path>>(path: P) -> io::Result<UnixStream> {
-        let sys = mio::net::UnixStream::connect(path)?;
-        Ok(UnixStream {
-            io: StreamIo::connect(sys).await?,
-        })
+        UnixStream::connecting(mio::net::UnixStream::connect(path)?).await
     }
 
     /// A pair of connected sockets.
@@ -84,6 +81,26 @@ impl UnixStream {
     /// The peer's address.
     pub fn peer_addr(&self) -> io::Result<SocketAddr> {
         self.io.source().peer_addr()
+    }
+
+    /// The credentials of the process that called `connect` or `pair` at
+    /// the other end.
+    pub fn peer_cred(&self) -> io::Result<super::UCred> {
+        super::ucred::peer_cred(std::os::fd::AsFd::as_fd(self))
+    }
+
+    /// Connects to the socket at `addr`, which may be a path or (on Linux)
+    /// an abstract name.
+    pub async fn connect_addr(addr: &SocketAddr) -> io::Result<UnixStream> {
+        UnixStream::connecting(mio::net::UnixStream::connect_addr(addr)?).await
+    }
+
+    /// Waits until `sys`, whose non-blocking connect has started, is
+    /// connected.
+    pub(super) async fn connecting(sys: mio::net::UnixStream) -> io::Result<UnixStream> {
+        Ok(UnixStream {
+            io: StreamIo::connect(sys).await?,
+        })
     }
 }
 
