@@ -470,3 +470,31 @@ fn pipes_convert_from_std_and_back_to_blocking_descriptors() {
         assert!(child.wait().await.unwrap().success());
     });
 }
+
+#[test]
+fn spawn_with_uses_the_given_spawner_and_pipes() {
+    on_both_flavors(|| async {
+        let mut called = false;
+        let mut child = Command::new("sh")
+            .arg("-c")
+            .arg("cat")
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .spawn_with(|cmd| {
+                called = true;
+                cmd.spawn()
+            })
+            .unwrap();
+        assert!(called);
+        let mut stdin = child.stdin.take().unwrap();
+        stdin.write_all(b"via spawn_with").await.unwrap();
+        drop(stdin);
+        let out = child.wait_with_output().await.unwrap();
+        assert_eq!(out.stdout, b"via spawn_with");
+
+        let err = Command::new("true")
+            .spawn_with(|_| Err(io::Error::other("refused")))
+            .unwrap_err();
+        assert_eq!(err.to_string(), "refused");
+    });
+}
