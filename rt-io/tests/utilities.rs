@@ -377,3 +377,50 @@ fn simplex_carries_bytes_one_way_with_backpressure() {
         assert!(rest.is_empty());
     });
 }
+
+#[test]
+fn duplex_zero_length_and_vectored_writes() {
+    use std::io::IoSlice;
+    block_on(async {
+        // Zero-length calls complete at once, even with nothing to read or
+        // no room to write.
+        let (mut reader, _peer) = duplex(1);
+        let mut read = Box::pin(reader.read(&mut []));
+        assert!(matches!(poll_once(Pin::new(&mut read)), Poll::Ready(Ok(0))));
+        drop(read);
+
+        let (mut writer, mut peer) = duplex(4);
+        writer.write_all(b"abcd").await.unwrap();
+        let mut write = Box::pin(writer.write(&[]));
+        assert!(matches!(
+            poll_once(Pin::new(&mut write)),
+            Poll::Ready(Ok(0))
+        ));
+        drop(write);
+        let empty = [IoSlice::new(&[]), IoSlice::new(&[])];
+        let mut write = Box::pin(writer.write_vectored(&empty));
+        assert!(matches!(
+            poll_once(Pin::new(&mut write)),
+            Poll::Ready(Ok(0))
+        ));
+        drop(write);
+
+        // A vectored write takes from every slice, up to the room left.
+        let mut drained = [0u8; 4];
+        peer.read_exact(&mut drained).await.unwrap();
+        assert!(rt_io::io::AsyncWrite::is_write_vectored(&writer));
+        let bufs = [
+            IoSlice::new(b"ab"),
+            IoSlice::new(b""),
+            IoSlice::new(b"cdef"),
+        ];
+        assert_eq!(writer.write_vectored(&bufs).await.unwrap(), 4);
+        peer.read_exact(&mut drained).await.unwrap();
+        assert_eq!(&drained, b"abcd");
+
+        // Closed: even an empty write fails.
+        drop(peer);
+        let err = writer.write(&[]).await.unwrap_err();
+        assert_eq!(err.kind(), ErrorKind::BrokenPipe);
+    });
+}

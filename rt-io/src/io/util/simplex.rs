@@ -75,6 +75,23 @@ impl AsyncWrite for SimplexStream {
         Poll::Ready(result)
     }
 
+    fn poll_write_vectored(
+        mut self: Pin<&mut Self>,
+        cx: &mut Context<'_>,
+        bufs: &[io::IoSlice<'_>],
+    ) -> Poll<io::Result<usize>> {
+        let budget = ready!(coop::poll_proceed(cx));
+        let (result, wakeups) = self.pipe.poll_write_vectored(cx, bufs);
+        wakeups.wake();
+        let result = ready!(result);
+        budget.made_progress();
+        Poll::Ready(result)
+    }
+
+    fn is_write_vectored(&self) -> bool {
+        true
+    }
+
     fn poll_flush(self: Pin<&mut Self>, _cx: &mut Context<'_>) -> Poll<io::Result<()>> {
         Poll::Ready(Ok(()))
     }
