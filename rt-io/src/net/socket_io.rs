@@ -48,6 +48,12 @@ impl<S: SocketSource> SocketIo<S> {
         })
     }
 
+    /// Marks the socket writable before the driver reports it: for a fresh
+    /// socket pair, whose empty buffers are writable by construction.
+    pub(crate) fn assume_writable(&self) {
+        self.io.registration().add_readiness(Ready::WRITABLE);
+    }
+
     /// The mio source, for the calls and socket options each type adds.
     pub(crate) fn source(&self) -> &S {
         &self.io

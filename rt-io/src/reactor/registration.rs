@@ -59,6 +59,11 @@ impl Registration {
         })
     }
 
+    /// Marks the resource `ready` without waiting for the driver's event.
+    pub(crate) fn add_readiness(&self, ready: Ready) {
+        self.shared.add_readiness(ready);
+    }
+
     /// Removes `io` from the OS poller; the state itself is released when
     /// the registration drops.
     pub(crate) fn deregister(&self, io: &mut impl mio::event::Source) -> io::Result<()> {

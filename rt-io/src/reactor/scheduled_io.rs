@@ -174,6 +174,28 @@ impl ScheduledIo {
         self.wake(ready);
     }
 
+    /// Owner side: ORs `ready` into the word, keeping the driver's tick
+    /// (so a clear based on the driver's latest event still applies), then
+    /// wakes the waiters it satisfies. For readiness known without an event,
+    /// such as a fresh socket pair's writability.
+    pub fn add_readiness(&self, ready: Ready) {
+        let mut current = self.readiness.load(Ordering::Acquire);
+        loop {
+            let (tick, old, shutdown) = unpack(current);
+            let next = pack(tick, old | ready, shutdown);
+            match self.readiness.compare_exchange(
+                current,
+                next,
+                Ordering::AcqRel,
+                Ordering::Acquire,
+            ) {
+                Ok(_) => break,
+                Err(actual) => current = actual,
+            }
+        }
+        self.wake(ready);
+    }
+
     /// Marks the resource shut down and wakes everything waiting on it.
     pub fn shutdown(&self) {
         self.readiness.fetch_or(SHUTDOWN, Ordering::AcqRel);

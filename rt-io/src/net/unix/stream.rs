@@ -44,7 +44,11 @@ impl UnixStream {
     #[track_caller]
     pub fn pair() -> io::Result<(UnixStream, UnixStream)> {
         let (a, b) = mio::net::UnixStream::pair()?;
-        Ok((UnixStream::new(a)?, UnixStream::new(b)?))
+        let (a, b) = (UnixStream::new(a)?, UnixStream::new(b)?);
+        // A fresh pair is connected with empty buffers: writable at once.
+        a.io.assume_writable();
+        b.io.assume_writable();
+        Ok((a, b))
     }
 
     pub(crate) fn new(sys: mio::net::UnixStream) -> io::Result<UnixStream> {
