@@ -343,3 +343,43 @@ fn bind_addr_and_connect_addr() {
         assert_eq!(&buf, b"addr");
     });
 }
+
+#[test]
+fn fresh_pairs_are_writable_before_any_event() {
+    rt_test::io_runtime().block_on(async {
+        let (a, b) = UnixDatagram::pair().unwrap();
+        // Nothing has polled the driver since `pair()`.
+        assert_eq!(a.try_send(b"hi").unwrap(), 2);
+        assert_eq!(b.try_send(b"yo").unwrap(), 2);
+        // Readability still comes from the driver.
+        let (c, _d) = UnixDatagram::pair().unwrap();
+        let err = c.try_recv(&mut [0u8; 1]).unwrap_err();
+        assert_eq!(err.kind(), io::ErrorKind::WouldBlock);
+        a.readable().await.unwrap();
+        assert_eq!(a.try_recv(&mut [0u8; 4]).unwrap(), 2);
+
+        let (s, _t) = UnixStream::pair().unwrap();
+        assert_eq!(s.try_write(b"now").unwrap(), 3);
+    });
+}
+
+#[test]
+fn guard_reports_what_clear_ready_matching_left() {
+    use rt_io::Ready;
+    rt_test::io_runtime().block_on(async {
+        let (a, mut b) = std::os::unix::net::UnixStream::pair().unwrap();
+        a.set_nonblocking(true).unwrap();
+        // SAFETY: the `AsyncFd` owns the socket, which stays open until it drops.
+        let fd = unsafe { AsyncFd::register(a) }.unwrap();
+        b.write_all(b"0").unwrap();
+        let mut guard = fd
+            .ready(Interest::READABLE | Interest::WRITABLE)
+            .await
+            .unwrap();
+        assert_eq!(guard.ready(), Ready::READABLE | Ready::WRITABLE);
+        guard.clear_ready_matching(Ready::READABLE);
+        assert_eq!(guard.ready(), Ready::WRITABLE);
+        guard.clear_ready_matching(Ready::WRITABLE);
+        assert_eq!(guard.ready(), Ready::EMPTY);
+    });
+}

@@ -403,12 +403,22 @@ impl<T: AsRawFd> Drop for AsyncFd<T> {
 /// readiness also clears an error that ended the wait: the read or write
 /// that would block has seen no pending error, and leaving the bit would
 /// make the next wait return at once.
-fn clear_matching(registration: &Registration, event: ReadyEvent, ready: Ready) {
+fn clear_matching(
+    registration: &Registration,
+    event: ReadyEvent,
+    ready: Ready,
+) -> Option<ReadyEvent> {
     let matching = event.ready - (event.ready - ready.clear_mask());
     registration.clear_readiness(ReadyEvent {
         ready: matching,
         ..event
     });
+    // The guard keeps (and reports) only what was not cleared.
+    let left = event.ready - matching;
+    (!left.is_empty()).then_some(ReadyEvent {
+        ready: left,
+        ..event
+    })
 }
 
 impl<'a, T: AsRawFd> AsyncFdReadyGuard<'a, T> {
@@ -427,7 +437,7 @@ impl<'a, T: AsRawFd> AsyncFdReadyGuard<'a, T> {
     /// naming it.
     pub fn clear_ready_matching(&mut self, ready: Ready) {
         if let Some(event) = self.event {
-            clear_matching(&self.async_fd.registration, event, ready);
+            self.event = clear_matching(&self.async_fd.registration, event, ready);
         }
     }
 
@@ -481,7 +491,7 @@ impl<T: AsRawFd> AsyncFdReadyMutGuard<'_, T> {
     /// Clears only the `ready` part of the readiness this guard holds.
     pub fn clear_ready_matching(&mut self, ready: Ready) {
         if let Some(event) = self.event {
-            clear_matching(&self.async_fd.registration, event, ready);
+            self.event = clear_matching(&self.async_fd.registration, event, ready);
         }
     }
 
