@@ -529,3 +529,32 @@ fn from_raw_fd_takes_over_a_descriptor() {
         assert_eq!(text, "raw");
     });
 }
+
+#[test]
+fn write_vectored_takes_every_slice() {
+    use std::io::IoSlice;
+    let dir = ScratchDir::new("file-vectored");
+    run(async {
+        let path = dir.join("f");
+        let mut file = File::create(&path).await.unwrap();
+        let bufs = [
+            IoSlice::new(b"hello "),
+            IoSlice::new(b""),
+            IoSlice::new(b"world"),
+        ];
+        assert_eq!(file.write_vectored(&bufs).await.unwrap(), 11);
+        // With a one-byte limit, each call takes what fits and stops.
+        file.set_max_buf_size(1);
+        let mut written = 0;
+        let tail = [IoSlice::new(b"!"), IoSlice::new(b"?")];
+        while written < 2 {
+            let left: Vec<IoSlice<'_>> = match written {
+                0 => tail.to_vec(),
+                _ => vec![IoSlice::new(b"?")],
+            };
+            written += file.write_vectored(&left).await.unwrap();
+        }
+        file.flush().await.unwrap();
+        assert_eq!(std::fs::read(&path).unwrap(), b"hello world!?");
+    });
+}

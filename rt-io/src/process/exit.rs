@@ -14,7 +14,6 @@ use std::io;
 use std::process::{Child as StdChild, ExitStatus};
 use std::task::{ready, Context, Poll};
 
-
 #[derive(Debug)]
 enum State {
     Running(StdChild),

@@ -348,6 +348,41 @@ impl AsyncWrite for File {
         Poll::Ready(out)
     }
 
+    /// Buffers the slices in order, stopping at the first one not taken
+    /// whole, or once a write job is in flight (waiting for it is left to
+    /// the next call, so that its result is not mixed into this one).
+    fn poll_write_vectored(
+        self: Pin<&mut Self>,
+        cx: &mut Context<'_>,
+        bufs: &[io::IoSlice<'_>],
+    ) -> Poll<io::Result<usize>> {
+        let coop = ready!(rt_core::task::coop::poll_proceed(cx));
+        let (std, state) = self.get_mut().parts();
+        let mut total = 0;
+        for buf in bufs.iter().filter(|b| !b.is_empty()) {
+            if total > 0 && state.is_busy() {
+                break;
+            }
+            match state.poll_write(cx, std, buf) {
+                Poll::Ready(Ok(n)) => {
+                    total += n;
+                    if n < buf.len() {
+                        break;
+                    }
+                }
+                Poll::Ready(Err(e)) => return Poll::Ready(Err(e)),
+                Poll::Pending if total == 0 => return Poll::Pending,
+                Poll::Pending => break,
+            }
+        }
+        coop.made_progress();
+        Poll::Ready(Ok(total))
+    }
+
+    fn is_write_vectored(&self) -> bool {
+        true
+    }
+
     fn poll_flush(self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<io::Result<()>> {
         let coop = ready!(rt_core::task::coop::poll_proceed(cx));
         let (std, state) = self.get_mut().parts();
