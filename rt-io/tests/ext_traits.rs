@@ -225,3 +225,42 @@ fn uninitialised_reads_through_read_buf() {
         assert_eq!(&out[..], b"zzz");
     });
 }
+
+#[test]
+fn utf8_errors_carry_std_errors_and_keep_the_string() {
+    use rt_io::io::{AsyncBufReadExt, AsyncReadExt};
+    rt_test::block_on(async {
+        let mut line = "Foo".to_string();
+        let mut rd: &[u8] = b"Hello Wor\xffld.\n";
+        let err = rd.read_line(&mut line).await.unwrap_err();
+        assert_eq!(err.kind(), std::io::ErrorKind::InvalidData);
+        let utf8 = err.into_inner().unwrap();
+        let utf8 = utf8.downcast::<std::str::Utf8Error>().unwrap();
+        assert_eq!(utf8.valid_up_to(), 12);
+        assert_eq!(line, "Foo");
+
+        let mut text = "abc".to_string();
+        let err = (&[0xffu8, 0xff][..])
+            .read_to_string(&mut text)
+            .await
+            .unwrap_err();
+        let utf8 = err.into_inner().unwrap();
+        assert_eq!(
+            utf8.downcast::<std::str::Utf8Error>()
+                .unwrap()
+                .valid_up_to(),
+            3
+        );
+        assert_eq!(text, "abc");
+
+        let mut lines = (&b"ok\n\xff\xfe\nnext\n"[..]).lines();
+        assert_eq!(lines.next_line().await.unwrap().as_deref(), Some("ok"));
+        let err = lines.next_line().await.unwrap_err();
+        assert_eq!(err.kind(), std::io::ErrorKind::InvalidData);
+        let bad = err.into_inner().unwrap();
+        let bad = bad.downcast::<std::string::FromUtf8Error>().unwrap();
+        assert_eq!(bad.into_bytes(), b"\xff\xfe");
+        assert_eq!(lines.next_line().await.unwrap().as_deref(), Some("next"));
+        assert_eq!(lines.next_line().await.unwrap(), None);
+    });
+}

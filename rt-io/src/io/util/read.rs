@@ -206,11 +206,20 @@ impl<R: AsyncRead + Unpin + ?Sized> Future for ReadToEnd<'_, R> {
     }
 }
 
-pub(crate) fn invalid_utf8() -> io::Error {
-    io::Error::new(
-        io::ErrorKind::InvalidData,
-        "stream did not contain valid UTF-8",
-    )
+/// The `InvalidData` error for `bytes` that failed to extend the valid
+/// text `prefix`: it carries the `Utf8Error` of the two together, so that
+/// `valid_up_to` counts from the start of the caller's string.
+pub(crate) fn invalid_utf8(prefix: &str, bytes: &[u8]) -> io::Error {
+    let mut all = Vec::with_capacity(prefix.len() + bytes.len());
+    all.extend_from_slice(prefix.as_bytes());
+    all.extend_from_slice(bytes);
+    match std::str::from_utf8(&all) {
+        Err(e) => io::Error::new(io::ErrorKind::InvalidData, e),
+        Ok(_) => io::Error::new(
+            io::ErrorKind::InvalidData,
+            "stream did not contain valid UTF-8",
+        ),
+    }
 }
 
 /// Future returned by
@@ -250,12 +259,6 @@ impl<R: AsyncRead + Unpin + ?Sized> Future for ReadToString<'_, R> {
             &mut me.read
         ))?;
         let bytes = std::mem::take(&mut me.bytes);
-        match String::from_utf8(bytes) {
-            Ok(text) => {
-                me.output.push_str(&text);
-                Poll::Ready(Ok(n))
-            }
-            Err(_) => Poll::Ready(Err(invalid_utf8())),
-        }
+        Poll::Ready(super::read_until::append_utf8(me.output, bytes).map(|()| n))
     }
 }
