@@ -54,3 +54,51 @@ fn buf_stream_seek_drops_read_ahead_and_writes_out() {
         assert_eq!(all, b"01ab456789");
     });
 }
+
+#[test]
+fn buf_reader_seek_too_far_back_for_one_step_takes_two() {
+    use rt_io::io::{AsyncBufReadExt, AsyncRead, AsyncSeek, BufReader, ReadBuf};
+    use std::pin::Pin;
+    use std::task::{Context, Poll};
+
+    /// Yields its position (mod 256) for every byte; seeks wrap.
+    struct Positions(u64);
+    impl AsyncRead for Positions {
+        fn poll_read(
+            mut self: Pin<&mut Self>,
+            _: &mut Context<'_>,
+            buf: &mut ReadBuf<'_>,
+        ) -> Poll<std::io::Result<()>> {
+            while buf.remaining() > 0 {
+                buf.put_slice(&[self.0 as u8]);
+                self.0 = self.0.wrapping_add(1);
+            }
+            Poll::Ready(Ok(()))
+        }
+    }
+    impl AsyncSeek for Positions {
+        fn start_seek(mut self: Pin<&mut Self>, pos: SeekFrom) -> std::io::Result<()> {
+            self.0 = match pos {
+                SeekFrom::Start(n) => n,
+                SeekFrom::Current(n) => self.0.wrapping_add(n as u64),
+                SeekFrom::End(n) => u64::MAX.wrapping_add(n as u64),
+            };
+            Ok(())
+        }
+        fn poll_complete(self: Pin<&mut Self>, _: &mut Context<'_>) -> Poll<std::io::Result<u64>> {
+            Poll::Ready(Ok(self.0))
+        }
+    }
+
+    block_on(async {
+        let mut reader = BufReader::with_capacity(5, Positions(0));
+        assert_eq!(reader.fill_buf().await.unwrap(), &[0, 1, 2, 3, 4]);
+        let end = reader.seek(SeekFrom::End(-5)).await.unwrap();
+        assert_eq!(end, u64::MAX - 5);
+        assert_eq!(reader.fill_buf().await.unwrap().len(), 5);
+        // i64::MIN less the 5 buffered bytes does not fit one seek.
+        let back = reader.seek(SeekFrom::Current(i64::MIN)).await.unwrap();
+        assert_eq!(back, end.wrapping_add(i64::MIN as u64));
+        assert_eq!(reader.get_ref().0, back);
+    });
+}
