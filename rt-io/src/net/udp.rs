@@ -49,6 +49,7 @@ impl UdpSocket {
         .await
     }
 
+    #[track_caller]
     fn new(sys: mio::net::UdpSocket) -> io::Result<UdpSocket> {
         Ok(UdpSocket {
             io: DatagramIo::new(sys)?,

@@ -60,6 +60,7 @@ impl TcpStream {
         })
     }
 
+    #[track_caller]
     pub(crate) fn new(sys: mio::net::TcpStream) -> io::Result<TcpStream> {
         Ok(TcpStream {
             io: StreamIo::new(sys)?,

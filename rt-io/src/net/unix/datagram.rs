@@ -68,6 +68,7 @@ impl UnixDatagram {
         Ok((a, b))
     }
 
+    #[track_caller]
     fn new(sys: mio::net::UnixDatagram) -> io::Result<UnixDatagram> {
         Ok(UnixDatagram {
             io: DatagramIo::new(sys)?,

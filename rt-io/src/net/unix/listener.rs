@@ -53,6 +53,7 @@ impl UnixListener {
         UnixListener::new(mio::net::UnixListener::bind_addr(addr)?)
     }
 
+    #[track_caller]
     fn new(sys: mio::net::UnixListener) -> io::Result<UnixListener> {
         Ok(UnixListener {
             io: ListenerIo::new(sys)?,

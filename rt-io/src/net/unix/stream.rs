@@ -51,6 +51,7 @@ impl UnixStream {
         Ok((a, b))
     }
 
+    #[track_caller]
     pub(crate) fn new(sys: mio::net::UnixStream) -> io::Result<UnixStream> {
         Ok(UnixStream {
             io: StreamIo::new(sys)?,
