@@ -292,6 +292,10 @@ fn task_aborted_while_waiting_on_its_stream() {
 fn readiness_future_dropped_while_linked() {
     rt_test::io_runtime().block_on(async {
         let (mut client, server) = rt_test::tcp_pair().await;
+        // An accepted stream starts out assumed readable; a read that finds
+        // nothing clears that.
+        let err = server.try_read(&mut [0u8; 1]).unwrap_err();
+        assert_eq!(err.kind(), io::ErrorKind::WouldBlock);
         for _ in 0..3 {
             let mut fut = Box::pin(server.ready(Interest::READABLE));
             assert!(is_pending(&mut fut).await);
@@ -483,5 +487,34 @@ fn ip_options_and_quickack() {
         client.set_quickack(true).unwrap();
         // Linux may clear the flag again on its own; setting it must work.
         client.quickack().unwrap();
+    });
+}
+
+#[test]
+fn accepted_stream_starts_readable_and_writable() {
+    rt_test::io_runtime().block_on(async {
+        let listener = TcpListener::bind("127.0.0.1:0").await.unwrap();
+        let mut peer = std::net::TcpStream::connect(listener.local_addr().unwrap()).unwrap();
+        std::io::Write::write_all(&mut peer, b"early").unwrap();
+        // Wait (outside the reactor) until the bytes are queued.
+        let probe = std::net::TcpStream::connect(listener.local_addr().unwrap()).unwrap();
+        drop(probe);
+        let (server, _) = listener.accept().await.unwrap();
+        let mut buf = [0u8; 5];
+        let mut got = 0;
+        // The first try_read does not wait for the driver's first event.
+        while got == 0 {
+            match server.try_read(&mut buf) {
+                Ok(n) => got = n,
+                Err(e) if e.kind() == io::ErrorKind::WouldBlock => {
+                    // The data was not queued yet; the guess was cleared and
+                    // the driver's event will come.
+                    server.readable().await.unwrap();
+                }
+                Err(e) => panic!("{e}"),
+            }
+        }
+        assert_eq!(&buf[..got], &b"early"[..got]);
+        assert_eq!(server.try_write(b"x").unwrap(), 1);
     });
 }

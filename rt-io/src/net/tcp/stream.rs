@@ -60,6 +60,19 @@ impl TcpStream {
         })
     }
 
+    /// Wraps a socket just accepted: it starts out assumed readable and
+    /// writable, so that the first read or write tries the socket instead
+    /// of waiting for the driver's first event (data may have arrived
+    /// before the accept).
+    #[track_caller]
+    pub(crate) fn accepted(sys: mio::net::TcpStream) -> io::Result<TcpStream> {
+        let stream = TcpStream::new(sys)?;
+        stream
+            .io
+            .assume_ready(crate::reactor::Ready::READABLE | crate::reactor::Ready::WRITABLE);
+        Ok(stream)
+    }
+
     #[track_caller]
     pub(crate) fn new(sys: mio::net::TcpStream) -> io::Result<TcpStream> {
         Ok(TcpStream {

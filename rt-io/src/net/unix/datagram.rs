@@ -63,8 +63,8 @@ impl UnixDatagram {
         let (a, b) = (UnixDatagram::new(a)?, UnixDatagram::new(b)?);
         // Both ends can send at once; `try_send` should not wait for the
         // driver to say so.
-        a.io.assume_writable();
-        b.io.assume_writable();
+        a.io.assume_ready(crate::reactor::Ready::WRITABLE);
+        b.io.assume_ready(crate::reactor::Ready::WRITABLE);
         Ok((a, b))
     }
 

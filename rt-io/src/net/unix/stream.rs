@@ -46,9 +46,22 @@ impl UnixStream {
         let (a, b) = mio::net::UnixStream::pair()?;
         let (a, b) = (UnixStream::new(a)?, UnixStream::new(b)?);
         // A fresh pair is connected with empty buffers: writable at once.
-        a.io.assume_writable();
-        b.io.assume_writable();
+        a.io.assume_ready(crate::reactor::Ready::WRITABLE);
+        b.io.assume_ready(crate::reactor::Ready::WRITABLE);
         Ok((a, b))
+    }
+
+    /// Wraps a socket just accepted: it starts out assumed readable and
+    /// writable, so that the first read or write tries the socket instead
+    /// of waiting for the driver's first event (data may have arrived
+    /// before the accept).
+    #[track_caller]
+    pub(crate) fn accepted(sys: mio::net::UnixStream) -> io::Result<UnixStream> {
+        let stream = UnixStream::new(sys)?;
+        stream
+            .io
+            .assume_ready(crate::reactor::Ready::READABLE | crate::reactor::Ready::WRITABLE);
+        Ok(stream)
     }
 
     #[track_caller]
