@@ -115,6 +115,59 @@ impl<W: AsyncWrite> AsyncWrite for BufWriter<W> {
         Poll::Ready(Ok(buf.len()))
     }
 
+    /// Buffers the slices as `write` buffers one: an inner writer with
+    /// vectored writes gets all of them at once when together they are at
+    /// least the buffer's size; otherwise slices are buffered in order
+    /// while they fit (the first non-empty one after a flush if need be,
+    /// or passed straight through when it alone fills the buffer).
+    fn poll_write_vectored(
+        mut self: Pin<&mut Self>,
+        cx: &mut Context<'_>,
+        bufs: &[io::IoSlice<'_>],
+    ) -> Poll<io::Result<usize>> {
+        if self.inner.is_write_vectored() {
+            let total = bufs
+                .iter()
+                .fold(0usize, |sum, b| sum.saturating_add(b.len()));
+            if self.buf.len() + total > self.capacity {
+                ready!(self.as_mut().poll_flush_buf(cx))?;
+            }
+            if total >= self.capacity {
+                return self.get_pin_mut().poll_write_vectored(cx, bufs);
+            }
+            let me = self.project();
+            for buf in bufs {
+                me.buf.extend_from_slice(buf);
+            }
+            return Poll::Ready(Ok(total));
+        }
+        let mut slices = bufs.iter().skip_while(|b| b.is_empty());
+        let Some(first) = slices.next() else {
+            return Poll::Ready(Ok(0));
+        };
+        if self.buf.len() + first.len() > self.capacity {
+            ready!(self.as_mut().poll_flush_buf(cx))?;
+        }
+        if first.len() >= self.capacity {
+            return self.get_pin_mut().poll_write(cx, first);
+        }
+        let me = self.project();
+        me.buf.extend_from_slice(first);
+        let mut total = first.len();
+        for buf in slices {
+            if me.buf.len() + buf.len() > *me.capacity {
+                break;
+            }
+            me.buf.extend_from_slice(buf);
+            total += buf.len();
+        }
+        Poll::Ready(Ok(total))
+    }
+
+    fn is_write_vectored(&self) -> bool {
+        true
+    }
+
     fn poll_flush(mut self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<io::Result<()>> {
         ready!(self.as_mut().poll_flush_buf(cx))?;
         self.get_pin_mut().poll_flush(cx)
