@@ -383,3 +383,18 @@ fn guard_reports_what_clear_ready_matching_left() {
         assert_eq!(guard.ready(), Ready::EMPTY);
     });
 }
+
+#[cfg(target_os = "linux")]
+#[test]
+fn a_path_starting_with_nul_names_an_abstract_socket() {
+    use std::os::linux::net::SocketAddrExt;
+    rt_test::io_runtime().block_on(async {
+        let name = format!("\0rt-io-abstract-{}", std::process::id());
+        let listener = UnixListener::bind(&name).unwrap();
+        let client = UnixStream::connect(&name).await.unwrap();
+        let (server, _) = listener.accept().await.unwrap();
+        let local = server.local_addr().unwrap();
+        assert_eq!(local.as_abstract_name(), Some(&name.as_bytes()[1..]));
+        drop(client);
+    });
+}

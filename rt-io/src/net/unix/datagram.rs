@@ -32,14 +32,16 @@ pub struct UnixDatagram {
 }
 
 impl UnixDatagram {
-    /// Binds to `path`, which must not exist yet.
+    /// Binds to `path`, which must not exist yet. On Linux a path starting
+    /// with a NUL byte names an abstract socket instead of a file.
     ///
     /// # Panics
     ///
     /// Outside a runtime with I/O enabled.
     #[track_caller]
     pub fn bind<P: AsRef<Path>>(path: P) -> io::Result<UnixDatagram> {
-        UnixDatagram::new(mio::net::UnixDatagram::bind(path)?)
+        let addr = super::path::socket_addr(path.as_ref())?;
+        UnixDatagram::new(mio::net::UnixDatagram::bind_addr(&addr)?)
     }
 
     /// A socket bound to no address.

@@ -5,6 +5,7 @@
 mod async_fd;
 mod datagram;
 mod listener;
+mod path;
 pub mod pipe;
 mod socket;
 mod split;

@@ -31,9 +31,11 @@ pub struct UnixStream {
 }
 
 impl UnixStream {
-    /// Connects to the socket bound at `path`.
+    /// Connects to the socket bound at `path` (on Linux, a path starting
+    /// with a NUL byte names an abstract socket).
     pub async fn connect<P: AsRef<Path>>(path: P) -> io::Result<UnixStream> {
-        UnixStream::connecting(mio::net::UnixStream::connect(path)?).await
+        let addr = super::path::socket_addr(path.as_ref())?;
+        UnixStream::connect_addr(&addr).await
     }
 
     /// A pair of connected sockets.
