@@ -385,8 +385,13 @@ fn shutdown_wakes_a_waiter_on_another_runtime() {
     pending_rx.recv().unwrap();
     drop(first);
     let (listed, slot) = waiter.join().unwrap();
-    assert_eq!(listed.unwrap_err().kind(), io::ErrorKind::Other);
-    assert_eq!(slot.unwrap_err().kind(), io::ErrorKind::Other);
+    assert!(rt_io::reactor::is_rt_shutdown_err(&listed.unwrap_err()));
+    assert!(rt_io::reactor::is_rt_shutdown_err(&slot.unwrap_err()));
+    // Other errors are not mistaken for it.
+    assert!(!rt_io::reactor::is_rt_shutdown_err(&io::Error::other("x")));
+    assert!(!rt_io::reactor::is_rt_shutdown_err(
+        &io::ErrorKind::Other.into()
+    ));
 }
 
 #[test]

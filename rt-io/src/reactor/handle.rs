@@ -35,6 +35,16 @@ pub(crate) fn shutdown_error() -> io::Error {
     io::Error::other(SHUTDOWN_MESSAGE)
 }
 
+/// Whether `err` is the error I/O operations return because their runtime
+/// shut down (tokio's `runtime::is_rt_shutdown_err`; the runtime facade
+/// re-exports it under that path).
+pub fn is_rt_shutdown_err(err: &io::Error) -> bool {
+    err.kind() == io::ErrorKind::Other
+        && err
+            .get_ref()
+            .is_some_and(|inner| inner.source().is_none() && inner.to_string() == SHUTDOWN_MESSAGE)
+}
+
 impl IoHandle {
     pub(super) fn new(registry: mio::Registry, waker: mio::Waker) -> IoHandle {
         IoHandle {

@@ -20,7 +20,7 @@ mod registration_set;
 mod scheduled_io;
 
 pub use driver::{base_driver, base_driver_with_capacity, IoDriver, DEFAULT_EVENTS_CAPACITY};
-pub use handle::IoHandle;
+pub use handle::{is_rt_shutdown_err, IoHandle};
 pub use ready::{Interest, Ready, ERROR_EVENT};
 pub use registration_set::RegistrationSet;
 pub use scheduled_io::{Direction, Readiness, ReadyEvent, ScheduledIo, TICK_MASK};
