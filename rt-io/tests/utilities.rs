@@ -532,3 +532,23 @@ fn buf_writer_write_vectored_buffers_what_fits() {
         assert_eq!(w.write_vectored(&empty).await.unwrap(), 0);
     });
 }
+
+#[test]
+fn zero_capacity_pipes_panic_at_the_caller() {
+    for make in [
+        (|| drop(duplex(0))) as fn(),
+        || drop(rt_io::io::simplex(0)),
+        || drop(rt_io::io::SimplexStream::new_unsplit(0)),
+    ] {
+        let file = Arc::new(Mutex::new(None));
+        let seen = file.clone();
+        let previous = std::panic::take_hook();
+        std::panic::set_hook(Box::new(move |info| {
+            *seen.lock().unwrap() = info.location().map(|l| l.file().to_string());
+        }));
+        let result = std::panic::catch_unwind(make);
+        std::panic::set_hook(previous);
+        assert!(result.is_err());
+        assert_eq!(file.lock().unwrap().as_deref(), Some(file!()));
+    }
+}

@@ -40,6 +40,7 @@ use std::task::{ready, Context, Poll};
 /// assert!(std::pin::pin!(server.read_exact(&mut got)).poll(&mut cx).is_ready());
 /// assert_eq!(&got, b"ping");
 /// ```
+#[track_caller]
 pub fn duplex(max_buf_size: usize) -> (DuplexStream, DuplexStream) {
     assert!(
         max_buf_size > 0,

@@ -17,6 +17,7 @@ use std::task::{ready, Context, Poll};
 /// # Panics
 ///
 /// If `max_buf_size` is zero.
+#[track_caller]
 pub fn simplex(max_buf_size: usize) -> (ReadHalf<SimplexStream>, WriteHalf<SimplexStream>) {
     split(SimplexStream::new_unsplit(max_buf_size))
 }
@@ -35,6 +36,7 @@ impl SimplexStream {
     /// # Panics
     ///
     /// If `max_buf_size` is zero.
+    #[track_caller]
     pub fn new_unsplit(max_buf_size: usize) -> SimplexStream {
         assert!(
             max_buf_size > 0,
