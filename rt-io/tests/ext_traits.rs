@@ -264,3 +264,55 @@ fn utf8_errors_carry_std_errors_and_keep_the_string() {
         assert_eq!(lines.next_line().await.unwrap(), None);
     });
 }
+
+#[test]
+fn read_to_end_grows_only_when_the_data_does_not_fit() {
+    rt_test::block_on(async {
+        let data: Vec<u8> = (0..100).collect();
+        // Room for everything: the capacity is left alone, even when the
+        // data fills it exactly.
+        for cap in [40, 64, 100, 128] {
+            let mut buf = Vec::with_capacity(cap);
+            let n = (&data[..40]).read_to_end(&mut buf).await.unwrap();
+            assert_eq!((n, &buf[..]), (40, &data[..40]));
+            assert_eq!(buf.capacity(), cap);
+        }
+        // Too small: it grows, by doubling.
+        let mut buf = Vec::with_capacity(36);
+        (&data[..40]).read_to_end(&mut buf).await.unwrap();
+        assert_eq!(buf, &data[..40]);
+        assert!(buf.capacity() >= 72);
+    });
+}
+
+#[test]
+fn read_to_end_remembers_what_the_reader_initialised() {
+    /// Checks that it is offered exactly the initialised bytes it left
+    /// behind, then initialises two more than it fills.
+    struct Tracker {
+        left: usize,
+        calls: usize,
+    }
+    impl AsyncRead for Tracker {
+        fn poll_read(
+            mut self: Pin<&mut Self>,
+            _: &mut Context<'_>,
+            buf: &mut ReadBuf<'_>,
+        ) -> Poll<std::io::Result<()>> {
+            assert_eq!(buf.initialized().len() - buf.filled().len(), self.left);
+            if self.calls == 10 {
+                return Poll::Ready(Ok(()));
+            }
+            buf.initialize_unfilled_to(self.left + 2);
+            buf.advance(1);
+            self.left += 1;
+            self.calls += 1;
+            Poll::Ready(Ok(()))
+        }
+    }
+    rt_test::block_on(async {
+        let mut buf = Vec::with_capacity(64);
+        let mut reader = Tracker { left: 0, calls: 0 };
+        assert_eq!(reader.read_to_end(&mut buf).await.unwrap(), 10);
+    });
+}
