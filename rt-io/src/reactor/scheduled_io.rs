@@ -157,21 +157,7 @@ impl ScheduledIo {
     /// Driver side: ORs `ready` into the word under `tick`, then wakes the
     /// waiters it satisfies.
     pub fn set_readiness(&self, tick: usize, ready: Ready) {
-        let mut current = self.readiness.load(Ordering::Acquire);
-        loop {
-            let (_, old, shutdown) = unpack(current);
-            let next = pack(tick, old | ready, shutdown);
-            match self.readiness.compare_exchange(
-                current,
-                next,
-                Ordering::AcqRel,
-                Ordering::Acquire,
-            ) {
-                Ok(_) => break,
-                Err(actual) => current = actual,
-            }
-        }
-        self.wake(ready);
+        self.or_readiness(Some(tick), ready);
     }
 
     /// Owner side: ORs `ready` into the word, keeping the driver's tick
@@ -179,10 +165,16 @@ impl ScheduledIo {
     /// wakes the waiters it satisfies. For readiness known without an event,
     /// such as a fresh socket pair's writability.
     pub fn add_readiness(&self, ready: Ready) {
+        self.or_readiness(None, ready);
+    }
+
+    /// ORs `ready` into the word under `tick` (or the current tick), then
+    /// wakes the waiters it satisfies.
+    fn or_readiness(&self, tick: Option<usize>, ready: Ready) {
         let mut current = self.readiness.load(Ordering::Acquire);
         loop {
-            let (tick, old, shutdown) = unpack(current);
-            let next = pack(tick, old | ready, shutdown);
+            let (current_tick, old, shutdown) = unpack(current);
+            let next = pack(tick.unwrap_or(current_tick), old | ready, shutdown);
             match self.readiness.compare_exchange(
                 current,
                 next,

@@ -159,69 +159,6 @@ pub struct Receiver {
 }
 
 impl Sender {
-    #[track_caller]
-    fn from_mio(tx: mio::unix::pipe::Sender) -> io::Result<Sender> {
-        Ok(Sender {
-            io: PollEvented::new_with_interest(tx, Interest::WRITABLE)?,
-        })
-    }
-
-    /// Wraps the file of an open FIFO or pipe end, switching it to
-    /// non-blocking mode.
-    ///
-    /// # Errors
-    ///
-    /// `InvalidInput` if the file is not a pipe or not open for writing.
-    ///
-    /// # Panics
-    ///
-    /// Outside a runtime with I/O enabled.
-    #[track_caller]
-    pub fn from_file(file: File) -> io::Result<Sender> {
-        Sender::from_owned_fd(file.into())
-    }
-
-    /// [`from_file`](Self::from_file) for an owned descriptor.
-    ///
-    /// # Panics
-    ///
-    /// Outside a runtime with I/O enabled.
-    #[track_caller]
-    pub fn from_owned_fd(owned_fd: OwnedFd) -> io::Result<Sender> {
-        check_end(owned_fd.as_fd(), End::Sender)?;
-        Sender::from_owned_fd_unchecked(owned_fd)
-    }
-
-    /// Wraps `file` without checking that it is a writable pipe. The
-    /// descriptor must already be in non-blocking mode.
-    ///
-    /// # Panics
-    ///
-    /// Outside a runtime with I/O enabled.
-    #[track_caller]
-    pub fn from_file_unchecked(file: File) -> io::Result<Sender> {
-        Sender::from_owned_fd_unchecked(file.into())
-    }
-
-    /// [`from_file_unchecked`](Self::from_file_unchecked) for an owned
-    /// descriptor.
-    ///
-    /// # Panics
-    ///
-    /// Outside a runtime with I/O enabled.
-    #[track_caller]
-    pub fn from_owned_fd_unchecked(owned_fd: OwnedFd) -> io::Result<Sender> {
-        // SAFETY: `owned_fd` is open and its ownership moves to the mio end.
-        let tx = unsafe { mio::unix::pipe::Sender::from_raw_fd(owned_fd.into_raw_fd()) };
-        Sender::from_mio(tx)
-    }
-
-    /// Waits until the pipe is ready for `interest` and returns the
-    /// readiness seen.
-    pub async fn ready(&self, interest: Interest) -> io::Result<Ready> {
-        Ok(self.io.registration().readiness(interest).await?.ready)
-    }
-
     /// Waits until the pipe may accept a write.
     pub async fn writable(&self) -> io::Result<()> {
         self.ready(Interest::WRITABLE).await.map(drop)
@@ -241,90 +178,9 @@ impl Sender {
     pub fn try_write_vectored(&self, bufs: &[io::IoSlice<'_>]) -> io::Result<usize> {
         self.try_io(|| (&*self.io).write_vectored(bufs))
     }
-
-    /// Runs a custom non-blocking write `f` if the pipe looks writable,
-    /// clearing the readiness if it returns `WouldBlock`.
-    pub fn try_io<R>(&self, f: impl FnOnce() -> io::Result<R>) -> io::Result<R> {
-        self.io.registration().try_io(Interest::WRITABLE, f)
-    }
-
-    /// Deregisters the end and returns its descriptor in blocking mode.
-    pub fn into_blocking_fd(self) -> io::Result<OwnedFd> {
-        let fd = self.into_nonblocking_fd()?;
-        set_blocking(fd.as_fd())?;
-        Ok(fd)
-    }
-
-    /// Deregisters the end and returns its descriptor, still non-blocking.
-    pub fn into_nonblocking_fd(self) -> io::Result<OwnedFd> {
-        Ok(self.io.into_inner()?.into())
-    }
 }
 
 impl Receiver {
-    #[track_caller]
-    fn from_mio(rx: mio::unix::pipe::Receiver) -> io::Result<Receiver> {
-        Ok(Receiver {
-            io: PollEvented::new_with_interest(rx, Interest::READABLE)?,
-        })
-    }
-
-    /// Wraps the file of an open FIFO or pipe end, switching it to
-    /// non-blocking mode.
-    ///
-    /// # Errors
-    ///
-    /// `InvalidInput` if the file is not a pipe or not open for reading.
-    ///
-    /// # Panics
-    ///
-    /// Outside a runtime with I/O enabled.
-    #[track_caller]
-    pub fn from_file(file: File) -> io::Result<Receiver> {
-        Receiver::from_owned_fd(file.into())
-    }
-
-    /// [`from_file`](Self::from_file) for an owned descriptor.
-    ///
-    /// # Panics
-    ///
-    /// Outside a runtime with I/O enabled.
-    #[track_caller]
-    pub fn from_owned_fd(owned_fd: OwnedFd) -> io::Result<Receiver> {
-        check_end(owned_fd.as_fd(), End::Receiver)?;
-        Receiver::from_owned_fd_unchecked(owned_fd)
-    }
-
-    /// Wraps `file` without checking that it is a readable pipe. The
-    /// descriptor must already be in non-blocking mode.
-    ///
-    /// # Panics
-    ///
-    /// Outside a runtime with I/O enabled.
-    #[track_caller]
-    pub fn from_file_unchecked(file: File) -> io::Result<Receiver> {
-        Receiver::from_owned_fd_unchecked(file.into())
-    }
-
-    /// [`from_file_unchecked`](Self::from_file_unchecked) for an owned
-    /// descriptor.
-    ///
-    /// # Panics
-    ///
-    /// Outside a runtime with I/O enabled.
-    #[track_caller]
-    pub fn from_owned_fd_unchecked(owned_fd: OwnedFd) -> io::Result<Receiver> {
-        // SAFETY: `owned_fd` is open and its ownership moves to the mio end.
-        let rx = unsafe { mio::unix::pipe::Receiver::from_raw_fd(owned_fd.into_raw_fd()) };
-        Receiver::from_mio(rx)
-    }
-
-    /// Waits until the pipe is ready for `interest` and returns the
-    /// readiness seen.
-    pub async fn ready(&self, interest: Interest) -> io::Result<Ready> {
-        Ok(self.io.registration().readiness(interest).await?.ready)
-    }
-
     /// Waits until the pipe may have bytes (or end of file) to read.
     pub async fn readable(&self) -> io::Result<()> {
         self.ready(Interest::READABLE).await.map(drop)
@@ -351,25 +207,119 @@ impl Receiver {
     pub fn try_read_buf<B: bytes::BufMut>(&self, buf: &mut B) -> io::Result<usize> {
         self.try_io(|| crate::net::fill::fill_buf_mut(buf, |b| (&*self.io).read(b).map(|n| (n, n))))
     }
-
-    /// Runs a custom non-blocking read `f` if the pipe looks readable,
-    /// clearing the readiness if it returns `WouldBlock`.
-    pub fn try_io<R>(&self, f: impl FnOnce() -> io::Result<R>) -> io::Result<R> {
-        self.io.registration().try_io(Interest::READABLE, f)
-    }
-
-    /// Deregisters the end and returns its descriptor in blocking mode.
-    pub fn into_blocking_fd(self) -> io::Result<OwnedFd> {
-        let fd = self.into_nonblocking_fd()?;
-        set_blocking(fd.as_fd())?;
-        Ok(fd)
-    }
-
-    /// Deregisters the end and returns its descriptor, still non-blocking.
-    pub fn into_nonblocking_fd(self) -> io::Result<OwnedFd> {
-        Ok(self.io.into_inner()?.into())
-    }
 }
+
+/// What both ends have alike: construction from a file or descriptor
+/// (checked or not), readiness, `try_io` and the conversions back to a
+/// descriptor. `$access` names the access mode the checked constructors
+/// require, `$interest` the readiness the end is registered for.
+macro_rules! pipe_end {
+    ($ty:ident, $end:expr, $interest:expr, $access:literal) => {
+        impl $ty {
+            #[track_caller]
+            fn from_mio(end: mio::unix::pipe::$ty) -> io::Result<$ty> {
+                Ok($ty {
+                    io: PollEvented::new_with_interest(end, $interest)?,
+                })
+            }
+
+            /// Wraps the file of an open FIFO or pipe end, switching it to
+            /// non-blocking mode.
+            ///
+            /// # Errors
+            ///
+            #[doc = concat!("`InvalidInput` if the file is not a pipe or not open ", $access, ".")]
+            ///
+            /// # Panics
+            ///
+            /// Outside a runtime with I/O enabled.
+            #[track_caller]
+            pub fn from_file(file: File) -> io::Result<$ty> {
+                $ty::from_owned_fd(file.into())
+            }
+
+            /// [`from_file`](Self::from_file) for an owned descriptor.
+            ///
+            /// # Panics
+            ///
+            /// Outside a runtime with I/O enabled.
+            #[track_caller]
+            pub fn from_owned_fd(owned_fd: OwnedFd) -> io::Result<$ty> {
+                check_end(owned_fd.as_fd(), $end)?;
+                $ty::from_owned_fd_unchecked(owned_fd)
+            }
+
+            /// Wraps `file` without checking that it is a pipe open in the
+            /// right direction. The descriptor must already be in
+            /// non-blocking mode.
+            ///
+            /// # Panics
+            ///
+            /// Outside a runtime with I/O enabled.
+            #[track_caller]
+            pub fn from_file_unchecked(file: File) -> io::Result<$ty> {
+                $ty::from_owned_fd_unchecked(file.into())
+            }
+
+            /// [`from_file_unchecked`](Self::from_file_unchecked) for an
+            /// owned descriptor.
+            ///
+            /// # Panics
+            ///
+            /// Outside a runtime with I/O enabled.
+            #[track_caller]
+            pub fn from_owned_fd_unchecked(owned_fd: OwnedFd) -> io::Result<$ty> {
+                // SAFETY: `owned_fd` is open and its ownership moves to the
+                // mio end.
+                let end = unsafe { mio::unix::pipe::$ty::from_raw_fd(owned_fd.into_raw_fd()) };
+                $ty::from_mio(end)
+            }
+
+            /// Waits until the pipe is ready for `interest` and returns the
+            /// readiness seen.
+            pub async fn ready(&self, interest: Interest) -> io::Result<Ready> {
+                Ok(self.io.registration().readiness(interest).await?.ready)
+            }
+
+            /// Runs a custom non-blocking operation `f` if the pipe looks
+            /// ready, clearing the readiness if it returns `WouldBlock`.
+            pub fn try_io<R>(&self, f: impl FnOnce() -> io::Result<R>) -> io::Result<R> {
+                self.io.registration().try_io($interest, f)
+            }
+
+            /// Deregisters the end and returns its descriptor in blocking
+            /// mode.
+            pub fn into_blocking_fd(self) -> io::Result<OwnedFd> {
+                let fd = self.into_nonblocking_fd()?;
+                set_blocking(fd.as_fd())?;
+                Ok(fd)
+            }
+
+            /// Deregisters the end and returns its descriptor, still
+            /// non-blocking.
+            pub fn into_nonblocking_fd(self) -> io::Result<OwnedFd> {
+                Ok(self.io.into_inner()?.into())
+            }
+        }
+
+        impl AsRawFd for $ty {
+            fn as_raw_fd(&self) -> RawFd {
+                self.io.as_raw_fd()
+            }
+        }
+
+        impl AsFd for $ty {
+            fn as_fd(&self) -> BorrowedFd<'_> {
+                // SAFETY: the descriptor is owned by `self.io` and stays open
+                // while `self` is borrowed.
+                unsafe { BorrowedFd::borrow_raw(self.as_raw_fd()) }
+            }
+        }
+    };
+}
+
+pipe_end!(Sender, End::Sender, Interest::WRITABLE, "for writing");
+pipe_end!(Receiver, End::Receiver, Interest::READABLE, "for reading");
 
 impl AsyncWrite for Sender {
     fn poll_write(
@@ -426,27 +376,6 @@ impl AsyncRead for Receiver {
         Poll::Ready(Ok(()))
     }
 }
-
-/// Descriptor access for both ends.
-macro_rules! impl_fd {
-    ($($ty:ty),*) => {$(
-        impl AsRawFd for $ty {
-            fn as_raw_fd(&self) -> RawFd {
-                self.io.as_raw_fd()
-            }
-        }
-
-        impl AsFd for $ty {
-            fn as_fd(&self) -> BorrowedFd<'_> {
-                // SAFETY: the descriptor is owned by `self.io` and stays open
-                // while `self` is borrowed.
-                unsafe { BorrowedFd::borrow_raw(self.as_raw_fd()) }
-            }
-        }
-    )*};
-}
-
-impl_fd!(Sender, Receiver);
 
 fn not_a_pipe() -> io::Error {
     io::Error::new(io::ErrorKind::InvalidInput, "not a pipe")
