@@ -346,6 +346,31 @@ fn operations_fail_after_the_runtime_is_dropped() {
 }
 
 #[test]
+fn bytes_queued_before_the_runtime_dropped_can_still_be_tried() {
+    let first = rt_test::io_runtime();
+    let (mut client, server) = first.block_on(async {
+        let (mut client, server) = rt_test::tcp_pair().await;
+        client.write_all(b"late").await.unwrap();
+        server.readable().await.unwrap();
+        (client, server)
+    });
+    drop(first);
+    let mut buf = [0u8; 4];
+    // The readiness seen before the shutdown is still used...
+    assert_eq!(server.try_read(&mut buf).unwrap(), 4);
+    assert_eq!(&buf, b"late");
+    // ...and once a try finds nothing, the shutdown is reported.
+    let err = server.try_read(&mut buf).unwrap_err();
+    assert_eq!(err.kind(), io::ErrorKind::WouldBlock);
+    let err = server.try_read(&mut buf).unwrap_err();
+    assert!(rt_io::reactor::is_rt_shutdown_err(&err));
+    let second = rt_test::io_runtime();
+    second.block_on(async {
+        assert!(client.write_all(b"x").await.is_err());
+    });
+}
+
+#[test]
 fn shutdown_wakes_a_waiter_on_another_runtime() {
     let first = rt_test::io_runtime();
     let (mut client, _server) = first.block_on(rt_test::tcp_pair());
