@@ -444,7 +444,7 @@ impl std::os::unix::io::FromRawFd for File {
     /// # Safety
     ///
     /// `fd` must be an open descriptor that nothing else owns, as for
-    /// [`std::fs::File::from_raw_fd`].
+    /// `std::fs::File::from_raw_fd`.
     unsafe fn from_raw_fd(fd: std::os::unix::io::RawFd) -> File {
         // SAFETY: the caller hands over sole ownership of an open `fd`.
         File::from_std(unsafe { <StdFile as std::os::unix::io::FromRawFd>::from_raw_fd(fd) })
