@@ -225,3 +225,94 @@ fn uninitialised_reads_through_read_buf() {
         assert_eq!(&out[..], b"zzz");
     });
 }
+
+#[test]
+fn utf8_errors_carry_std_errors_and_keep_the_string() {
+    use rt_io::io::{AsyncBufReadExt, AsyncReadExt};
+    rt_test::block_on(async {
+        let mut line = "Foo".to_string();
+        let mut rd: &[u8] = b"Hello Wor\xffld.\n";
+        let err = rd.read_line(&mut line).await.unwrap_err();
+        assert_eq!(err.kind(), std::io::ErrorKind::InvalidData);
+        let utf8 = err.into_inner().unwrap();
+        let utf8 = utf8.downcast::<std::str::Utf8Error>().unwrap();
+        assert_eq!(utf8.valid_up_to(), 12);
+        assert_eq!(line, "Foo");
+
+        let mut text = "abc".to_string();
+        let err = (&[0xffu8, 0xff][..])
+            .read_to_string(&mut text)
+            .await
+            .unwrap_err();
+        let utf8 = err.into_inner().unwrap();
+        assert_eq!(
+            utf8.downcast::<std::str::Utf8Error>()
+                .unwrap()
+                .valid_up_to(),
+            3
+        );
+        assert_eq!(text, "abc");
+
+        let mut lines = (&b"ok\n\xff\xfe\nnext\n"[..]).lines();
+        assert_eq!(lines.next_line().await.unwrap().as_deref(), Some("ok"));
+        let err = lines.next_line().await.unwrap_err();
+        assert_eq!(err.kind(), std::io::ErrorKind::InvalidData);
+        let bad = err.into_inner().unwrap();
+        let bad = bad.downcast::<std::string::FromUtf8Error>().unwrap();
+        assert_eq!(bad.into_bytes(), b"\xff\xfe");
+        assert_eq!(lines.next_line().await.unwrap().as_deref(), Some("next"));
+        assert_eq!(lines.next_line().await.unwrap(), None);
+    });
+}
+
+#[test]
+fn read_to_end_grows_only_when_the_data_does_not_fit() {
+    rt_test::block_on(async {
+        let data: Vec<u8> = (0..100).collect();
+        // Room for everything: the capacity is left alone, even when the
+        // data fills it exactly.
+        for cap in [40, 64, 100, 128] {
+            let mut buf = Vec::with_capacity(cap);
+            let n = (&data[..40]).read_to_end(&mut buf).await.unwrap();
+            assert_eq!((n, &buf[..]), (40, &data[..40]));
+            assert_eq!(buf.capacity(), cap);
+        }
+        // Too small: it grows, by doubling.
+        let mut buf = Vec::with_capacity(36);
+        (&data[..40]).read_to_end(&mut buf).await.unwrap();
+        assert_eq!(buf, &data[..40]);
+        assert!(buf.capacity() >= 72);
+    });
+}
+
+#[test]
+fn read_to_end_remembers_what_the_reader_initialised() {
+    /// Checks that it is offered exactly the initialised bytes it left
+    /// behind, then initialises two more than it fills.
+    struct Tracker {
+        left: usize,
+        calls: usize,
+    }
+    impl AsyncRead for Tracker {
+        fn poll_read(
+            mut self: Pin<&mut Self>,
+            _: &mut Context<'_>,
+            buf: &mut ReadBuf<'_>,
+        ) -> Poll<std::io::Result<()>> {
+            assert_eq!(buf.initialized().len() - buf.filled().len(), self.left);
+            if self.calls == 10 {
+                return Poll::Ready(Ok(()));
+            }
+            buf.initialize_unfilled_to(self.left + 2);
+            buf.advance(1);
+            self.left += 1;
+            self.calls += 1;
+            Poll::Ready(Ok(()))
+        }
+    }
+    rt_test::block_on(async {
+        let mut buf = Vec::with_capacity(64);
+        let mut reader = Tracker { left: 0, calls: 0 };
+        assert_eq!(reader.read_to_end(&mut buf).await.unwrap(), 10);
+    });
+}

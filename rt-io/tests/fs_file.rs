@@ -473,3 +473,88 @@ fn reads_served_from_memory_still_yield_to_other_tasks() {
         assert!(at <= 2 * 128 * 16, "yielded only after {at} ready reads");
     });
 }
+
+#[test]
+fn set_times_and_set_modified_after_buffered_writes() {
+    use std::time::{Duration, SystemTime};
+    let dir = ScratchDir::new("file-times");
+    run(async {
+        let path = dir.join("f");
+        let mut file = File::create(&path).await.unwrap();
+        // A buffered write must reach the file first, or it would move the
+        // modification time after it was set.
+        file.write_all(b"buffered").await.unwrap();
+        let accessed = SystemTime::UNIX_EPOCH + Duration::from_secs(1_600_000_000);
+        let modified = SystemTime::UNIX_EPOCH + Duration::from_secs(1_500_000_000);
+        let times = fs::FileTimes::new()
+            .set_accessed(accessed)
+            .set_modified(modified);
+        file.set_times(times).await.unwrap();
+        let meta = file.metadata().await.unwrap();
+        assert_eq!(meta.len(), 8);
+        assert_eq!(meta.accessed().unwrap(), accessed);
+        assert_eq!(meta.modified().unwrap(), modified);
+
+        let later = modified + Duration::from_secs(60);
+        file.set_modified(later).await.unwrap();
+        let meta = file.metadata().await.unwrap();
+        assert_eq!(meta.modified().unwrap(), later);
+        assert_eq!(meta.accessed().unwrap(), accessed);
+    });
+}
+
+#[test]
+fn max_buf_size_reads_back_and_survives_try_clone() {
+    let dir = ScratchDir::new("file-max-buf");
+    run(async {
+        let mut file = File::create(dir.join("f")).await.unwrap();
+        file.set_max_buf_size(128);
+        assert_eq!(file.max_buf_size(), 128);
+        assert_eq!(file.try_clone().await.unwrap().max_buf_size(), 128);
+    });
+}
+
+#[test]
+fn from_raw_fd_takes_over_a_descriptor() {
+    use std::os::fd::{FromRawFd, IntoRawFd};
+    let dir = ScratchDir::new("file-from-raw");
+    let path = dir.join("f");
+    std::fs::write(&path, b"raw").unwrap();
+    run(async {
+        let raw = std::fs::File::open(&path).unwrap().into_raw_fd();
+        // SAFETY: `raw` was just released by the file that owned it.
+        let mut file = unsafe { File::from_raw_fd(raw) };
+        let mut text = String::new();
+        file.read_to_string(&mut text).await.unwrap();
+        assert_eq!(text, "raw");
+    });
+}
+
+#[test]
+fn write_vectored_takes_every_slice() {
+    use std::io::IoSlice;
+    let dir = ScratchDir::new("file-vectored");
+    run(async {
+        let path = dir.join("f");
+        let mut file = File::create(&path).await.unwrap();
+        let bufs = [
+            IoSlice::new(b"hello "),
+            IoSlice::new(b""),
+            IoSlice::new(b"world"),
+        ];
+        assert_eq!(file.write_vectored(&bufs).await.unwrap(), 11);
+        // With a one-byte limit, each call takes what fits and stops.
+        file.set_max_buf_size(1);
+        let mut written = 0;
+        let tail = [IoSlice::new(b"!"), IoSlice::new(b"?")];
+        while written < 2 {
+            let left: Vec<IoSlice<'_>> = match written {
+                0 => tail.to_vec(),
+                _ => vec![IoSlice::new(b"?")],
+            };
+            written += file.write_vectored(&left).await.unwrap();
+        }
+        file.flush().await.unwrap();
+        assert_eq!(std::fs::read(&path).unwrap(), b"hello world!?");
+    });
+}

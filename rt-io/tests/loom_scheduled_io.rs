@@ -183,3 +183,38 @@ fn read_clear_keeps_error_for_an_error_wait_and_a_newer_error() {
         assert!(io.ready_event(Interest::ERROR).ready.is_error());
     });
 }
+
+#[test]
+fn assumed_readiness_keeps_the_drivers_tick() {
+    loom::model(|| {
+        let io = Arc::new(ScheduledIo::new());
+        let driver = {
+            let io = io.clone();
+            thread::spawn(move || io.set_readiness(1, Ready::READABLE))
+        };
+        // The owner assumes writability while the driver delivers an event.
+        io.add_readiness(Ready::WRITABLE);
+        driver.join().unwrap();
+        let event = io.ready_event(Interest::READABLE | Interest::WRITABLE);
+        assert!(event.ready.is_readable() && event.ready.is_writable());
+        // A clear based on the latest event applies to both bits: the
+        // assumption did not move the tick back.
+        io.clear_readiness(event);
+        let after = io.ready_event(Interest::READABLE | Interest::WRITABLE);
+        assert!(after.ready.is_empty());
+    });
+}
+
+#[test]
+fn assumed_readiness_wakes_a_waiter() {
+    loom::model(|| {
+        let io = Arc::new(ScheduledIo::new());
+        let owner = {
+            let io = io.clone();
+            thread::spawn(move || io.add_readiness(Ready::WRITABLE))
+        };
+        let event = block_on(poll_fn(|cx| io.poll_readiness(cx, Direction::Write)));
+        assert!(event.ready.is_writable());
+        owner.join().unwrap();
+    });
+}

@@ -44,7 +44,10 @@ impl Marker {
     fn new() -> Marker {
         let (mine, peer) = UnixStream::pair().expect("socket pair");
         mine.set_nonblocking(true).expect("non-blocking");
-        let fd = AsyncFd::with_interest(mine, Interest::READABLE).expect("register");
+        // SAFETY: broken on purpose: in rt's reactor a stale descriptor
+        // misroutes events but never touches memory, which this test checks.
+        let fd =
+            unsafe { AsyncFd::register_with_interest(mine, Interest::READABLE) }.expect("register");
         Marker { fd, peer }
     }
 
@@ -63,7 +66,9 @@ fn dropped_behind_a_duplicate() -> (UnixDatagram, UnixDatagram) {
     let (socket, peer) = UnixDatagram::pair().expect("socket pair");
     socket.set_nonblocking(true).expect("non-blocking");
     let duplicate = socket.try_clone().expect("duplicate");
-    let fd = AsyncFd::new(socket.as_raw_fd()).expect("register");
+    // SAFETY: broken on purpose: in rt's reactor a stale descriptor
+    // misroutes events but never touches memory, which this test checks.
+    let fd = unsafe { AsyncFd::register(socket.as_raw_fd()) }.expect("register");
     drop(socket);
     // Deregistering a closed descriptor fails; the entry stays.
     drop(fd);
@@ -77,7 +82,9 @@ fn swapped_out_with_get_mut() -> (UnixDatagram, UnixDatagram) {
     let (socket, peer) = UnixDatagram::pair().expect("socket pair");
     socket.set_nonblocking(true).expect("non-blocking");
     let (replacement, _) = UnixDatagram::pair().expect("socket pair");
-    let mut fd = AsyncFd::new(socket).expect("register");
+    // SAFETY: broken on purpose: in rt's reactor a stale descriptor
+    // misroutes events but never touches memory, which this test checks.
+    let mut fd = unsafe { AsyncFd::register(socket) }.expect("register");
     let socket = std::mem::replace(fd.get_mut(), replacement);
     drop(fd);
     (socket, peer)
@@ -98,7 +105,10 @@ async fn stale_event_reaches_nobody(leave: fn() -> (UnixDatagram, UnixDatagram))
     // A fresh registration, taking over what the stale one released.
     let (fresh, _fresh_peer) = UnixStream::pair().expect("socket pair");
     fresh.set_nonblocking(true).expect("non-blocking");
-    let fresh = AsyncFd::with_interest(fresh, Interest::READABLE).expect("register");
+    // SAFETY: broken on purpose: in rt's reactor a stale descriptor
+    // misroutes events but never touches memory, which this test checks.
+    let fresh =
+        unsafe { AsyncFd::register_with_interest(fresh, Interest::READABLE) }.expect("register");
     let count = Arc::new(Count(AtomicUsize::new(0)));
     let waker = Waker::from(count.clone());
     let cx = &mut Context::from_waker(&waker);

@@ -164,3 +164,40 @@ fn operations_fail_after_the_runtime_is_dropped() {
         assert!(socket.try_recv(&mut buf).is_err());
     });
 }
+
+#[test]
+fn peek_sender_leaves_the_datagram_queued() {
+    rt_test::io_runtime().block_on(async {
+        let a = UdpSocket::bind("127.0.0.1:0").await.unwrap();
+        let b = UdpSocket::bind("127.0.0.1:0").await.unwrap();
+        let err = b.try_peek_sender().unwrap_err();
+        assert_eq!(err.kind(), io::ErrorKind::WouldBlock);
+        a.send_to(b"hello", b.local_addr().unwrap()).await.unwrap();
+        let from = a.local_addr().unwrap();
+        assert_eq!(b.peek_sender().await.unwrap(), from);
+        assert_eq!(
+            std::future::poll_fn(|cx| b.poll_peek_sender(cx))
+                .await
+                .unwrap(),
+            from
+        );
+        assert_eq!(b.try_peek_sender().unwrap(), from);
+        let mut buf = [0u8; 8];
+        let (n, sender) = b.recv_from(&mut buf).await.unwrap();
+        assert_eq!((&buf[..n], sender), (&b"hello"[..], from));
+    });
+}
+
+#[test]
+fn ip_options() {
+    rt_test::io_runtime().block_on(async {
+        let socket = UdpSocket::bind("127.0.0.1:0").await.unwrap();
+        socket.set_tos_v4(0x10).unwrap();
+        assert_eq!(socket.tos_v4().unwrap(), 0x10);
+        assert_eq!(socket.device().unwrap(), None);
+        if let Ok(v6) = UdpSocket::bind("[::1]:0").await {
+            v6.set_tclass_v6(0x20).unwrap();
+            assert_eq!(v6.tclass_v6().unwrap(), 0x20);
+        }
+    });
+}

@@ -177,7 +177,8 @@ fn async_fd_read_guard_sees_the_error_and_clearing_readable_takes_it() {
         socket.set_nonblocking(true).expect("non-blocking");
         socket.connect(closed_port()).expect("connect");
         socket.send(b"anyone?").expect("send");
-        let fd = AsyncFd::new(socket).expect("register");
+        // SAFETY: the `AsyncFd` owns the socket, which stays open until it drops.
+        let fd = unsafe { AsyncFd::register(socket) }.expect("register");
         let mut buf = [0u8; 16];
 
         let mut guard = bounded("readable", fd.readable()).await.expect("readable");

@@ -114,7 +114,8 @@ fn async_fd_readable_guard_clear_and_retain() {
     rt_test::io_runtime().block_on(async {
         let (a, mut b) = std::os::unix::net::UnixStream::pair().unwrap();
         a.set_nonblocking(true).unwrap();
-        let fd = AsyncFd::new(a).unwrap();
+        // SAFETY: the `AsyncFd` owns the socket, which stays open until it drops.
+        let fd = unsafe { AsyncFd::register(a) }.unwrap();
 
         b.write_all(b"abc").unwrap();
         let mut guard = fd.readable().await.unwrap();
@@ -168,7 +169,8 @@ fn async_fd_mut_guard_and_async_io() {
     rt_test::io_runtime().block_on(async {
         let (a, mut b) = std::os::unix::net::UnixStream::pair().unwrap();
         a.set_nonblocking(true).unwrap();
-        let mut fd = AsyncFd::with_interest(a, Interest::READABLE).unwrap();
+        // SAFETY: the `AsyncFd` owns the socket, which stays open until it drops.
+        let mut fd = unsafe { AsyncFd::register_with_interest(a, Interest::READABLE) }.unwrap();
         b.write_all(b"xy").unwrap();
         {
             let mut guard = fd.readable_mut().await.unwrap();
@@ -189,19 +191,32 @@ fn async_fd_mut_guard_and_async_io() {
             .try_io(Interest::READABLE, |inner| (&*inner).read(&mut rest))
             .unwrap_err();
         assert_eq!(err.kind(), io::ErrorKind::WouldBlock);
+        b.write_all(b"z").unwrap();
+        let n = fd
+            .async_io_mut(Interest::READABLE, |inner| inner.read(&mut rest))
+            .await
+            .unwrap();
+        assert_eq!((n, &rest), (1, b"z"));
+        let err = fd
+            .try_io_mut(Interest::READABLE, |inner| inner.read(&mut rest))
+            .unwrap_err();
+        assert_eq!(err.kind(), io::ErrorKind::WouldBlock);
     });
 }
 
 #[test]
-fn async_fd_try_new_gives_the_value_back_on_failure() {
+fn async_fd_register_gives_the_value_back_on_failure() {
     rt_test::io_runtime().block_on(async {
         let (a, _b) = std::os::unix::net::UnixStream::pair().unwrap();
         a.set_nonblocking(true).unwrap();
-        let fd = AsyncFd::try_new(a).unwrap();
+        // SAFETY: the `AsyncFd` owns the socket, which stays open until it drops.
+        let fd = unsafe { AsyncFd::register(a) }.unwrap();
         let raw = std::os::fd::AsRawFd::as_raw_fd(fd.get_ref());
         // The same descriptor cannot be registered twice.
         let dup = Borrowed(raw);
-        let err = AsyncFd::try_new(dup).unwrap_err();
+        // SAFETY: `dup` borrows the descriptor `fd` keeps open; the call
+        // fails before anything is registered.
+        let err = unsafe { AsyncFd::register(dup) }.unwrap_err();
         let (back, cause) = err.into_parts();
         assert_eq!(back.0, raw);
         assert_eq!(cause.kind(), io::ErrorKind::AlreadyExists);
@@ -236,5 +251,150 @@ fn unix_sockets_fail_after_the_runtime_is_dropped() {
         );
         let mut buf = [0u8; 4];
         assert!(datagram.recv(&mut buf).await.is_err());
+    });
+}
+
+#[test]
+fn unix_socket_binds_then_listens_connects_or_sends() {
+    use rt_io::net::UnixSocket;
+    let dir = rt_test::ScratchDir::new("unix-socket");
+    rt_test::io_runtime().block_on(async {
+        let server_path = dir.join("server.sock");
+        let peer_path = dir.join("peer.sock");
+        let socket = UnixSocket::new_stream().unwrap();
+        socket.bind(&server_path).unwrap();
+        let listener = socket.listen(16).unwrap();
+        let client = UnixSocket::new_stream().unwrap();
+        client.bind(&peer_path).unwrap();
+        let mut client = client.connect(&server_path).await.unwrap();
+        let (mut server, _) = listener.accept().await.unwrap();
+        assert_eq!(
+            server.peer_addr().unwrap().as_pathname(),
+            Some(peer_path.as_path())
+        );
+        client.write_all(b"hi").await.unwrap();
+        drop(client);
+        let mut got = Vec::new();
+        server.read_to_end(&mut got).await.unwrap();
+        assert_eq!(got, b"hi");
+
+        let a = UnixSocket::new_datagram().unwrap();
+        a.bind(dir.join("a.sock")).unwrap();
+        let a = a.datagram().unwrap();
+        let b = UnixSocket::new_datagram().unwrap().datagram().unwrap();
+        b.send_to(b"dgram", dir.join("a.sock")).await.unwrap();
+        let mut buf = [0u8; 8];
+        assert_eq!(a.recv(&mut buf).await.unwrap(), 5);
+    });
+}
+
+#[test]
+fn unix_socket_of_the_wrong_kind_is_refused() {
+    use rt_io::net::UnixSocket;
+    rt_test::io_runtime().block_on(async {
+        let err = UnixSocket::new_datagram().unwrap().listen(1).unwrap_err();
+        assert_eq!(
+            err.to_string(),
+            "listen cannot be called on a datagram socket"
+        );
+        let err = UnixSocket::new_datagram()
+            .unwrap()
+            .connect("nowhere.sock")
+            .await
+            .unwrap_err();
+        assert_eq!(
+            err.to_string(),
+            "connect cannot be called on a datagram socket"
+        );
+        let err = UnixSocket::new_stream().unwrap().datagram().unwrap_err();
+        assert_eq!(
+            err.to_string(),
+            "datagram cannot be called on a stream socket"
+        );
+    });
+}
+
+#[test]
+fn peer_cred_names_this_process() {
+    rt_test::io_runtime().block_on(async {
+        let (a, b) = UnixStream::pair().unwrap();
+        let cred = a.peer_cred().unwrap();
+        assert_eq!(cred, b.peer_cred().unwrap());
+        // SAFETY: these calls only read the process's ids.
+        let (uid, gid) = unsafe { (libc::geteuid(), libc::getegid()) };
+        assert_eq!((cred.uid(), cred.gid()), (uid, gid));
+        #[cfg(target_os = "linux")]
+        assert_eq!(cred.pid(), Some(std::process::id() as i32));
+    });
+}
+
+#[test]
+fn bind_addr_and_connect_addr() {
+    use std::os::unix::net::SocketAddr;
+    let dir = rt_test::ScratchDir::new("unix-addr");
+    rt_test::io_runtime().block_on(async {
+        let addr = SocketAddr::from_pathname(dir.join("addr.sock")).unwrap();
+        let listener = UnixListener::bind_addr(&addr).unwrap();
+        let mut client = UnixStream::connect_addr(&addr).await.unwrap();
+        let (mut server, _) = listener.accept().await.unwrap();
+        client.write_all(b"addr").await.unwrap();
+        let mut buf = [0u8; 4];
+        server.read_exact(&mut buf).await.unwrap();
+        assert_eq!(&buf, b"addr");
+    });
+}
+
+#[test]
+fn fresh_pairs_are_writable_before_any_event() {
+    rt_test::io_runtime().block_on(async {
+        let (a, b) = UnixDatagram::pair().unwrap();
+        // Nothing has polled the driver since `pair()`.
+        assert_eq!(a.try_send(b"hi").unwrap(), 2);
+        assert_eq!(b.try_send(b"yo").unwrap(), 2);
+        // Readability still comes from the driver.
+        let (c, _d) = UnixDatagram::pair().unwrap();
+        let err = c.try_recv(&mut [0u8; 1]).unwrap_err();
+        assert_eq!(err.kind(), io::ErrorKind::WouldBlock);
+        a.readable().await.unwrap();
+        assert_eq!(a.try_recv(&mut [0u8; 4]).unwrap(), 2);
+
+        let (s, _t) = UnixStream::pair().unwrap();
+        assert_eq!(s.try_write(b"now").unwrap(), 3);
+    });
+}
+
+#[test]
+fn guard_reports_what_clear_ready_matching_left() {
+    use rt_io::Ready;
+    rt_test::io_runtime().block_on(async {
+        let (a, mut b) = std::os::unix::net::UnixStream::pair().unwrap();
+        a.set_nonblocking(true).unwrap();
+        // SAFETY: the `AsyncFd` owns the socket, which stays open until it drops.
+        let fd = unsafe { AsyncFd::register(a) }.unwrap();
+        b.write_all(b"0").unwrap();
+        let mut guard = fd
+            .ready(Interest::READABLE | Interest::WRITABLE)
+            .await
+            .unwrap();
+        assert_eq!(guard.ready(), Ready::READABLE | Ready::WRITABLE);
+        guard.clear_ready_matching(Ready::READABLE);
+        assert_eq!(guard.ready(), Ready::WRITABLE);
+        guard.clear_ready_matching(Ready::WRITABLE);
+        assert_eq!(guard.ready(), Ready::EMPTY);
+    });
+}
+
+#[cfg(target_os = "linux")]
+#[test]
+fn a_path_starting_with_nul_names_an_abstract_socket() {
+    use std::os::linux::net::SocketAddrExt;
+    rt_test::io_runtime().block_on(async {
+        let name = format!("\0rt-io-abstract-{}", std::process::id());
+        let listener = UnixListener::bind(&name).unwrap();
+        let client = UnixStream::connect(&name).await.unwrap();
+        let (server, _) = listener.accept().await.unwrap();
+        let local = server.local_addr().unwrap();
+        assert_eq!(local.as_abstract_name(), Some(&name.as_bytes()[1..]));
+        drop(client);
     });
 }

@@ -215,13 +215,11 @@ fn kill_then_wait_reports_the_signal() {
         assert_eq!(status.signal(), Some(SIGKILL));
         assert_eq!(status.code(), None);
 
-        // Once collected, the pid is not ours to signal any more.
-        let err = child.start_kill().unwrap_err();
-        assert_eq!(err.kind(), io::ErrorKind::InvalidInput);
-        assert_eq!(
-            err.to_string(),
-            "invalid argument: can't kill an exited process"
-        );
+        // Once collected, the pid is not ours to signal any more: killing
+        // again does nothing and succeeds, as in tokio 1.54.
+        child.start_kill().unwrap();
+        child.kill().await.unwrap();
+        assert_eq!(child.wait().await.unwrap().signal(), Some(SIGKILL));
     });
 }
 
@@ -468,5 +466,33 @@ fn pipes_convert_from_std_and_back_to_blocking_descriptors() {
         std::io::Read::read_to_string(&mut file, &mut text).unwrap();
         assert_eq!(text, "got it\n");
         assert!(child.wait().await.unwrap().success());
+    });
+}
+
+#[test]
+fn spawn_with_uses_the_given_spawner_and_pipes() {
+    on_both_flavors(|| async {
+        let mut called = false;
+        let mut child = Command::new("sh")
+            .arg("-c")
+            .arg("cat")
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .spawn_with(|cmd| {
+                called = true;
+                cmd.spawn()
+            })
+            .unwrap();
+        assert!(called);
+        let mut stdin = child.stdin.take().unwrap();
+        stdin.write_all(b"via spawn_with").await.unwrap();
+        drop(stdin);
+        let out = child.wait_with_output().await.unwrap();
+        assert_eq!(out.stdout, b"via spawn_with");
+
+        let err = Command::new("true")
+            .spawn_with(|_| Err(io::Error::other("refused")))
+            .unwrap_err();
+        assert_eq!(err.to_string(), "refused");
     });
 }

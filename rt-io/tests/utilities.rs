@@ -377,3 +377,178 @@ fn simplex_carries_bytes_one_way_with_backpressure() {
         assert!(rest.is_empty());
     });
 }
+
+#[test]
+fn duplex_zero_length_and_vectored_writes() {
+    use std::io::IoSlice;
+    block_on(async {
+        // Zero-length calls complete at once, even with nothing to read or
+        // no room to write.
+        let (mut reader, _peer) = duplex(1);
+        let mut read = Box::pin(reader.read(&mut []));
+        assert!(matches!(poll_once(Pin::new(&mut read)), Poll::Ready(Ok(0))));
+        drop(read);
+
+        let (mut writer, mut peer) = duplex(4);
+        writer.write_all(b"abcd").await.unwrap();
+        let mut write = Box::pin(writer.write(&[]));
+        assert!(matches!(
+            poll_once(Pin::new(&mut write)),
+            Poll::Ready(Ok(0))
+        ));
+        drop(write);
+        let empty = [IoSlice::new(&[]), IoSlice::new(&[])];
+        let mut write = Box::pin(writer.write_vectored(&empty));
+        assert!(matches!(
+            poll_once(Pin::new(&mut write)),
+            Poll::Ready(Ok(0))
+        ));
+        drop(write);
+
+        // A vectored write takes from every slice, up to the room left.
+        let mut drained = [0u8; 4];
+        peer.read_exact(&mut drained).await.unwrap();
+        assert!(rt_io::io::AsyncWrite::is_write_vectored(&writer));
+        let bufs = [
+            IoSlice::new(b"ab"),
+            IoSlice::new(b""),
+            IoSlice::new(b"cdef"),
+        ];
+        assert_eq!(writer.write_vectored(&bufs).await.unwrap(), 4);
+        peer.read_exact(&mut drained).await.unwrap();
+        assert_eq!(&drained, b"abcd");
+
+        // Closed: even an empty write fails.
+        drop(peer);
+        let err = writer.write(&[]).await.unwrap_err();
+        assert_eq!(err.kind(), ErrorKind::BrokenPipe);
+    });
+}
+
+/// A writer that takes at most `limit` bytes per call and records them;
+/// `vectored` says whether it writes several slices in one call.
+struct Limited {
+    data: Vec<u8>,
+    limit: usize,
+    vectored: bool,
+}
+
+impl rt_io::io::AsyncWrite for Limited {
+    fn poll_write(
+        mut self: Pin<&mut Self>,
+        _: &mut Context<'_>,
+        buf: &[u8],
+    ) -> Poll<std::io::Result<usize>> {
+        let n = buf.len().min(self.limit);
+        self.data.extend_from_slice(&buf[..n]);
+        Poll::Ready(Ok(n))
+    }
+
+    fn poll_write_vectored(
+        mut self: Pin<&mut Self>,
+        cx: &mut Context<'_>,
+        bufs: &[std::io::IoSlice<'_>],
+    ) -> Poll<std::io::Result<usize>> {
+        if !self.vectored {
+            let first = bufs.iter().find(|b| !b.is_empty()).map_or(&[][..], |b| b);
+            return self.poll_write(cx, first);
+        }
+        let mut n = 0;
+        for buf in bufs {
+            let take = buf.len().min(self.limit - n);
+            self.data.extend_from_slice(&buf[..take]);
+            n += take;
+        }
+        Poll::Ready(Ok(n))
+    }
+
+    fn is_write_vectored(&self) -> bool {
+        self.vectored
+    }
+
+    fn poll_flush(self: Pin<&mut Self>, _: &mut Context<'_>) -> Poll<std::io::Result<()>> {
+        Poll::Ready(Ok(()))
+    }
+
+    fn poll_shutdown(self: Pin<&mut Self>, _: &mut Context<'_>) -> Poll<std::io::Result<()>> {
+        Poll::Ready(Ok(()))
+    }
+}
+
+#[test]
+fn buf_writer_write_vectored_buffers_what_fits() {
+    use std::io::IoSlice;
+    let msg = b"foo bar baz";
+    let bufs = [
+        IoSlice::new(&msg[0..4]),
+        IoSlice::new(&msg[4..8]),
+        IoSlice::new(&msg[8..]),
+    ];
+    block_on(async {
+        for vectored in [false, true] {
+            // Room for all: every slice is buffered in one call.
+            let inner = Limited {
+                data: Vec::new(),
+                limit: 4,
+                vectored,
+            };
+            let mut w = BufWriter::new(inner);
+            assert_eq!(w.write_vectored(&bufs).await.unwrap(), 11);
+            assert_eq!(w.buffer(), msg);
+            w.flush().await.unwrap();
+            assert_eq!(w.get_ref().data, msg);
+        }
+
+        // Non-vectored inner, 8-byte buffer: the first two slices fit.
+        let inner = Limited {
+            data: Vec::new(),
+            limit: 4,
+            vectored: false,
+        };
+        let mut w = BufWriter::with_capacity(8, inner);
+        assert_eq!(w.write_vectored(&bufs).await.unwrap(), 8);
+        assert_eq!(w.buffer(), &msg[..8]);
+        assert_eq!(w.write_vectored(&bufs[2..]).await.unwrap(), 3);
+        assert_eq!(w.get_ref().data, &msg[..8]);
+        assert_eq!(w.buffer(), &msg[8..]);
+
+        // Vectored inner and more than the buffer holds: straight through.
+        let inner = Limited {
+            data: Vec::new(),
+            limit: 10,
+            vectored: true,
+        };
+        let mut w = BufWriter::with_capacity(8, inner);
+        assert_eq!(w.write_vectored(&bufs).await.unwrap(), 10);
+        assert!(w.buffer().is_empty());
+        assert_eq!(w.get_ref().data, &msg[..10]);
+
+        let mut w = BufWriter::new(Limited {
+            data: Vec::new(),
+            limit: 4,
+            vectored: false,
+        });
+        let empty = [IoSlice::new(&[]); 3];
+        assert_eq!(w.write_vectored(&empty).await.unwrap(), 0);
+    });
+}
+
+#[test]
+fn zero_capacity_pipes_panic_at_the_caller() {
+    for make in [
+        (|| drop(duplex(0))) as fn(),
+        || drop(rt_io::io::simplex(0)),
+        || drop(rt_io::io::SimplexStream::new_unsplit(0)),
+    ] {
+        let file = Arc::new(Mutex::new(None));
+        let seen = file.clone();
+        let previous = std::panic::take_hook();
+        std::panic::set_hook(Box::new(move |info| {
+            *seen.lock().unwrap() = info.location().map(|l| l.file().to_string());
+        }));
+        let result = std::panic::catch_unwind(make);
+        std::panic::set_hook(previous);
+        assert!(result.is_err());
+        assert_eq!(file.lock().unwrap().as_deref(), Some(file!()));
+    }
+}

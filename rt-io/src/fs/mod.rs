@@ -36,3 +36,5 @@ pub use functions::{
 };
 pub use open_options::OpenOptions;
 pub use read_dir::{read_dir, DirEntry, ReadDir};
+/// Timestamps for [`File::set_times`]: std's type, re-exported.
+pub use std::fs::FileTimes;

@@ -11,6 +11,8 @@
 //! * Combinators: [`split`], [`join`], [`AsyncReadExt::take`],
 //!   [`AsyncReadExt::chain`],
 //!   [`AsyncBufReadExt::lines`].
+//! * Standard streams (with the `fs` feature, which brings the blocking
+//!   pool): [`stdin`], [`stdout`], [`stderr`].
 //! * With the `compat` feature: `compat`, adapters to and from the
 //!   `futures-io` traits.
 //!
@@ -24,6 +26,8 @@ mod async_write;
 #[cfg(feature = "compat")]
 pub mod compat;
 mod read_buf;
+#[cfg(feature = "fs")]
+mod stdio;
 mod util;
 
 pub use async_buf_read::AsyncBufRead;
@@ -32,6 +36,8 @@ pub use async_seek::AsyncSeek;
 pub use async_write::AsyncWrite;
 pub use read_buf::ReadBuf;
 pub use std::io::{Error, ErrorKind, IoSlice, IoSliceMut, Result, SeekFrom};
+#[cfg(feature = "fs")]
+pub use stdio::{stderr, stdin, stdout, Stderr, Stdin, Stdout};
 
 #[cfg(feature = "net")]
 pub use crate::reactor::{Interest, Ready};
@@ -39,7 +45,11 @@ pub use crate::reactor::{Interest, Ready};
 /// Readiness of arbitrary file descriptors (`AsyncFd`), as in `tokio::io::unix`.
 #[cfg(feature = "net")]
 pub mod unix {
-    pub use crate::net::unix::{AsyncFd, AsyncFdReadyGuard, AsyncFdReadyMutGuard, TryIoError};
+    #[allow(deprecated)]
+    pub use crate::net::unix::AsyncFdTryNewError;
+    pub use crate::net::unix::{
+        AsyncFd, AsyncFdReadyGuard, AsyncFdReadyMutGuard, AsyncFdRegisterError, TryIoError,
+    };
 }
 pub use util::buf_read_ext::AsyncBufReadExt;
 pub use util::buf_reader::BufReader;

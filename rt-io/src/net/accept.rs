@@ -25,7 +25,7 @@ impl AcceptSource for mio::net::TcpListener {
 
     fn accept_stream(&self) -> io::Result<(super::TcpStream, std::net::SocketAddr)> {
         let (sys, addr) = self.accept()?;
-        Ok((super::TcpStream::new(sys)?, addr))
+        Ok((super::TcpStream::accepted(sys)?, addr))
     }
 }
 
@@ -35,7 +35,7 @@ impl AcceptSource for mio::net::UnixListener {
 
     fn accept_stream(&self) -> io::Result<(super::UnixStream, super::unix::SocketAddr)> {
         let (sys, addr) = self.accept()?;
-        Ok((super::UnixStream::new(sys)?, addr))
+        Ok((super::UnixStream::accepted(sys)?, addr))
     }
 }
 

@@ -48,6 +48,14 @@ impl<S: SocketSource> SocketIo<S> {
         })
     }
 
+    /// Marks the socket `ready` before the driver reports it: a fresh
+    /// socket pair is writable by construction, and an accepted socket may
+    /// already hold data (a false guess costs one `WouldBlock`, which
+    /// clears it).
+    pub(crate) fn assume_ready(&self, ready: Ready) {
+        self.io.registration().add_readiness(ready);
+    }
+
     /// The mio source, for the calls and socket options each type adds.
     pub(crate) fn source(&self) -> &S {
         &self.io

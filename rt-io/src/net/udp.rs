@@ -49,6 +49,7 @@ impl UdpSocket {
         .await
     }
 
+    #[track_caller]
     fn new(sys: mio::net::UdpSocket) -> io::Result<UdpSocket> {
         Ok(UdpSocket {
             io: DatagramIo::new(sys)?,
@@ -135,6 +136,38 @@ impl UdpSocket {
     pub fn try_peek_from(&self, buf: &mut [u8]) -> io::Result<(usize, SocketAddr)> {
         self.io
             .try_io(Interest::READABLE, || self.sys().peek_from(buf))
+    }
+
+    /// Waits for a datagram and returns its sender's address, leaving the
+    /// datagram queued.
+    pub async fn peek_sender(&self) -> io::Result<SocketAddr> {
+        self.io
+            .async_io(Interest::READABLE, || self.peek_sender_now())
+            .await
+    }
+
+    /// Polls a [`peek_sender`](Self::peek_sender).
+    pub fn poll_peek_sender(&self, cx: &mut Context<'_>) -> Poll<io::Result<SocketAddr>> {
+        self.io.poll_read_with(cx, || self.peek_sender_now())
+    }
+
+    /// [`peek_sender`](Self::peek_sender) without waiting: `WouldBlock` if
+    /// no datagram is queued.
+    pub fn try_peek_sender(&self) -> io::Result<SocketAddr> {
+        self.io
+            .try_io(Interest::READABLE, || self.peek_sender_now())
+    }
+
+    /// One non-blocking peek at the next datagram's sender (socket2 peeks
+    /// with an empty buffer and reads only the address).
+    fn peek_sender_now(&self) -> io::Result<SocketAddr> {
+        let addr = socket2::SockRef::from(self.sys()).peek_sender()?;
+        addr.as_socket().ok_or_else(|| {
+            io::Error::new(
+                io::ErrorKind::InvalidData,
+                "the sender is not an IP address",
+            )
+        })
     }
 
     /// Sends `buf` to the first address `target` resolves to.
@@ -239,6 +272,7 @@ impl UdpSocket {
 }
 
 datagram_api!(UdpSocket, SocketAddr);
+crate::net::sockopt::ip_options!(UdpSocket);
 
 impl TryFrom<std::net::UdpSocket> for UdpSocket {
     type Error = io::Error;

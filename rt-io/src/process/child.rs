@@ -71,12 +71,12 @@ impl Child {
         self.process.id()
     }
 
-    /// Sends `SIGKILL` without waiting for the process to exit.
+    /// Sends `SIGKILL` without waiting for the process to exit. Once the
+    /// exit status was collected this does nothing and succeeds.
     ///
     /// # Errors
     ///
-    /// `InvalidInput` if the exit status was already collected, or the OS
-    /// error of `kill`.
+    /// The OS error of `kill`.
     pub fn start_kill(&mut self) -> io::Result<()> {
         self.process.start_kill()
     }

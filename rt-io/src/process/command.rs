@@ -231,11 +231,31 @@ impl Command {
     /// Outside a runtime with I/O enabled, with the message sockets use.
     #[track_caller]
     pub fn spawn(&mut self) -> io::Result<Child> {
+        self.spawn_with(std::process::Command::spawn)
+    }
+
+    /// Like [`spawn`](Self::spawn), but the standard child is started by
+    /// `with`, given the configured standard command: for a platform's own
+    /// way of spawning. Piped streams `with` leaves in the child are
+    /// registered with the reactor as `spawn` does.
+    ///
+    /// # Errors
+    ///
+    /// The error `with` returns, or that of registering the pipes.
+    ///
+    /// # Panics
+    ///
+    /// As [`spawn`](Self::spawn).
+    #[track_caller]
+    pub fn spawn_with(
+        &mut self,
+        with: impl FnOnce(&mut std::process::Command) -> io::Result<std::process::Child>,
+    ) -> io::Result<Child> {
         // Checked first so that a missing runtime is reported the same way
         // whether or not a stream is piped.
         drop(current_handle());
         orphan::reap_orphans_if_idle();
-        let mut child = self.std.spawn()?;
+        let mut child = with(&mut self.std)?;
         let (stdin, stdout, stderr) =
             (child.stdin.take(), child.stdout.take(), child.stderr.take());
         // From here on, an error drops `process`, which kills (if asked)

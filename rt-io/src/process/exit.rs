@@ -14,9 +14,6 @@ use std::io;
 use std::process::{Child as StdChild, ExitStatus};
 use std::task::{ready, Context, Poll};
 
-/// The text of the error `start_kill` returns once the exit was collected.
-const ALREADY_EXITED: &str = "invalid argument: can't kill an exited process";
-
 #[derive(Debug)]
 enum State {
     Running(StdChild),
@@ -52,11 +49,13 @@ impl ChildProcess {
         }
     }
 
-    /// Sends `SIGKILL` unless the exit was already collected.
+    /// Sends `SIGKILL` unless the exit was already collected; then there
+    /// is nothing left to kill (and the pid may be someone else's), so it
+    /// succeeds without signalling.
     pub(super) fn start_kill(&mut self) -> io::Result<()> {
         match &mut self.state {
             State::Running(child) => child.kill(),
-            State::Done(_) => Err(io::Error::new(io::ErrorKind::InvalidInput, ALREADY_EXITED)),
+            State::Done(_) => Ok(()),
         }
     }
 

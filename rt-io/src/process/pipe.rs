@@ -1,91 +1,28 @@
 //! [`ChildStdin`], [`ChildStdout`], [`ChildStderr`]: a child's piped
 //! standard streams, non-blocking and driven by the reactor.
 //!
-//! Each end is a mio pipe registered for the one direction it is used in.
+//! Each end is a [`net::unix::pipe`](crate::net::unix::pipe) end,
+//! registered for the one direction it is used in.
 //! Turning an end back into an `OwnedFd` or a `Stdio` deregisters it and
 //! restores blocking mode, which is what a program handed that descriptor
 //! (another child, for instance) expects.
 
 use crate::io::{AsyncRead, AsyncWrite, ReadBuf};
-use crate::reactor::{Direction, Interest, PollEvented};
-use mio::unix::pipe::{Receiver, Sender};
-use std::io::{self, Read, Write};
+use crate::net::unix::pipe::{Receiver, Sender};
+use std::io;
 use std::os::fd::{AsFd, AsRawFd, BorrowedFd, OwnedFd, RawFd};
 use std::pin::Pin;
 use std::process::Stdio;
-use std::task::{ready, Context, Poll};
+use std::task::{Context, Poll};
 
-/// The write end of a pipe, registered for writability.
-#[derive(Debug)]
-struct WritePipe {
-    io: PollEvented<Sender>,
-}
-
-/// The read end of a pipe, registered for readability.
-#[derive(Debug)]
-struct ReadPipe {
-    io: PollEvented<Receiver>,
-}
-
-impl WritePipe {
-    #[track_caller]
-    fn new(sender: Sender) -> io::Result<WritePipe> {
-        sender.set_nonblocking(true)?;
-        Ok(WritePipe {
-            io: PollEvented::new_with_interest(sender, Interest::WRITABLE)?,
-        })
-    }
-
-    fn poll_write(&self, cx: &mut Context<'_>, buf: &[u8]) -> Poll<io::Result<usize>> {
-        self.io
-            .registration()
-            .poll_io(cx, Direction::Write, || (&*self.io).write(buf))
-    }
-
-    fn poll_write_vectored(
-        &self,
-        cx: &mut Context<'_>,
-        bufs: &[io::IoSlice<'_>],
-    ) -> Poll<io::Result<usize>> {
-        self.io
-            .registration()
-            .poll_io(cx, Direction::Write, || (&*self.io).write_vectored(bufs))
-    }
-
-    fn into_owned_fd(self) -> io::Result<OwnedFd> {
-        let sender = self.io.into_inner()?;
-        sender.set_nonblocking(false)?;
-        Ok(sender.into())
-    }
-}
-
-impl ReadPipe {
-    #[track_caller]
-    fn new(receiver: Receiver) -> io::Result<ReadPipe> {
-        receiver.set_nonblocking(true)?;
-        Ok(ReadPipe {
-            io: PollEvented::new_with_interest(receiver, Interest::READABLE)?,
-        })
-    }
-
-    fn poll_read(&self, cx: &mut Context<'_>, buf: &mut ReadBuf<'_>) -> Poll<io::Result<()>> {
-        if buf.remaining() == 0 {
-            return Poll::Ready(Ok(()));
-        }
-        let unfilled = buf.initialize_unfilled();
-        let n = ready!(self
-            .io
-            .registration()
-            .poll_io(cx, Direction::Read, || (&*self.io).read(unfilled)))?;
-        buf.advance(n);
-        Poll::Ready(Ok(()))
-    }
-
-    fn into_owned_fd(self) -> io::Result<OwnedFd> {
-        let receiver = self.io.into_inner()?;
-        receiver.set_nonblocking(false)?;
-        Ok(receiver.into())
-    }
+/// Switches a std pipe end to non-blocking mode and hands its descriptor
+/// over.
+fn nonblocking(fd: impl Into<OwnedFd>) -> io::Result<OwnedFd> {
+    let fd = fd.into();
+    // Through a mio end, which owns the descriptor for the call only.
+    let end = mio::unix::pipe::Sender::from(fd);
+    end.set_nonblocking(true)?;
+    Ok(end.into())
 }
 
 /// The child's standard input, when it was set to [`Stdio::piped`]; see
@@ -97,21 +34,21 @@ impl ReadPipe {
 /// handle for you).
 #[derive(Debug)]
 pub struct ChildStdin {
-    pipe: WritePipe,
+    pipe: Sender,
 }
 
 /// The child's standard output, when it was set to [`Stdio::piped`]; see
 /// [`Child::stdout`](super::Child::stdout).
 #[derive(Debug)]
 pub struct ChildStdout {
-    pipe: ReadPipe,
+    pipe: Receiver,
 }
 
 /// The child's standard error, when it was set to [`Stdio::piped`]; see
 /// [`Child::stderr`](super::Child::stderr).
 #[derive(Debug)]
 pub struct ChildStderr {
-    pipe: ReadPipe,
+    pipe: Receiver,
 }
 
 impl ChildStdin {
@@ -124,13 +61,13 @@ impl ChildStdin {
     #[track_caller]
     pub fn from_std(inner: std::process::ChildStdin) -> io::Result<ChildStdin> {
         Ok(ChildStdin {
-            pipe: WritePipe::new(Sender::from(inner))?,
+            pipe: Sender::from_owned_fd_unchecked(nonblocking(inner)?)?,
         })
     }
 
     /// Deregisters the pipe and returns its descriptor, in blocking mode.
     pub fn into_owned_fd(self) -> io::Result<OwnedFd> {
-        self.pipe.into_owned_fd()
+        self.pipe.into_blocking_fd()
     }
 }
 
@@ -144,13 +81,13 @@ impl ChildStdout {
     #[track_caller]
     pub fn from_std(inner: std::process::ChildStdout) -> io::Result<ChildStdout> {
         Ok(ChildStdout {
-            pipe: ReadPipe::new(Receiver::from(inner))?,
+            pipe: Receiver::from_owned_fd_unchecked(nonblocking(inner)?)?,
         })
     }
 
     /// Deregisters the pipe and returns its descriptor, in blocking mode.
     pub fn into_owned_fd(self) -> io::Result<OwnedFd> {
-        self.pipe.into_owned_fd()
+        self.pipe.into_blocking_fd()
     }
 }
 
@@ -164,13 +101,13 @@ impl ChildStderr {
     #[track_caller]
     pub fn from_std(inner: std::process::ChildStderr) -> io::Result<ChildStderr> {
         Ok(ChildStderr {
-            pipe: ReadPipe::new(Receiver::from(inner))?,
+            pipe: Receiver::from_owned_fd_unchecked(nonblocking(inner)?)?,
         })
     }
 
     /// Deregisters the pipe and returns its descriptor, in blocking mode.
     pub fn into_owned_fd(self) -> io::Result<OwnedFd> {
-        self.pipe.into_owned_fd()
+        self.pipe.into_blocking_fd()
     }
 }
 
@@ -180,7 +117,7 @@ impl AsyncWrite for ChildStdin {
         cx: &mut Context<'_>,
         buf: &[u8],
     ) -> Poll<io::Result<usize>> {
-        self.pipe.poll_write(cx, buf)
+        Pin::new(&mut self.get_mut().pipe).poll_write(cx, buf)
     }
 
     fn poll_write_vectored(
@@ -188,7 +125,7 @@ impl AsyncWrite for ChildStdin {
         cx: &mut Context<'_>,
         bufs: &[io::IoSlice<'_>],
     ) -> Poll<io::Result<usize>> {
-        self.pipe.poll_write_vectored(cx, bufs)
+        Pin::new(&mut self.get_mut().pipe).poll_write_vectored(cx, bufs)
     }
 
     fn is_write_vectored(&self) -> bool {
@@ -211,7 +148,7 @@ impl AsyncRead for ChildStdout {
         cx: &mut Context<'_>,
         buf: &mut ReadBuf<'_>,
     ) -> Poll<io::Result<()>> {
-        self.pipe.poll_read(cx, buf)
+        Pin::new(&mut self.get_mut().pipe).poll_read(cx, buf)
     }
 }
 
@@ -221,7 +158,7 @@ impl AsyncRead for ChildStderr {
         cx: &mut Context<'_>,
         buf: &mut ReadBuf<'_>,
     ) -> Poll<io::Result<()>> {
-        self.pipe.poll_read(cx, buf)
+        Pin::new(&mut self.get_mut().pipe).poll_read(cx, buf)
     }
 }
 
@@ -231,15 +168,13 @@ macro_rules! impl_fd_traits {
     ($($ty:ty),*) => {$(
         impl AsRawFd for $ty {
             fn as_raw_fd(&self) -> RawFd {
-                self.pipe.io.as_raw_fd()
+                self.pipe.as_raw_fd()
             }
         }
 
         impl AsFd for $ty {
             fn as_fd(&self) -> BorrowedFd<'_> {
-                // SAFETY: the descriptor is owned by `self.pipe` and stays
-                // open while `self` is borrowed.
-                unsafe { BorrowedFd::borrow_raw(self.as_raw_fd()) }
+                self.pipe.as_fd()
             }
         }
 

@@ -59,6 +59,11 @@ impl Registration {
         })
     }
 
+    /// Marks the resource `ready` without waiting for the driver's event.
+    pub(crate) fn add_readiness(&self, ready: Ready) {
+        self.shared.add_readiness(ready);
+    }
+
     /// Removes `io` from the OS poller; the state itself is released when
     /// the registration drops.
     pub(crate) fn deregister(&self, io: &mut impl mio::event::Source) -> io::Result<()> {
@@ -140,17 +145,19 @@ impl Registration {
     }
 
     /// Runs `op` once if the resource looks ready for `interest`, without
-    /// registering a waker; `WouldBlock` otherwise.
+    /// registering a waker; `WouldBlock` otherwise, or the shutdown error
+    /// once the runtime is gone. Readiness known before the shutdown is
+    /// still used, as tokio does: bytes already queued can be read.
     pub(crate) fn try_io<R>(
         &self,
         interest: Interest,
         op: impl FnOnce() -> io::Result<R>,
     ) -> io::Result<R> {
         let event = self.shared.ready_event(interest);
-        if event.is_shutdown {
-            return Err(shutdown_error());
-        }
         if event.ready.is_empty() {
+            if event.is_shutdown {
+                return Err(shutdown_error());
+            }
             return Err(io::ErrorKind::WouldBlock.into());
         }
         match op() {

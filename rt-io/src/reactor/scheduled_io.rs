@@ -157,10 +157,24 @@ impl ScheduledIo {
     /// Driver side: ORs `ready` into the word under `tick`, then wakes the
     /// waiters it satisfies.
     pub fn set_readiness(&self, tick: usize, ready: Ready) {
+        self.or_readiness(Some(tick), ready);
+    }
+
+    /// Owner side: ORs `ready` into the word, keeping the driver's tick
+    /// (so a clear based on the driver's latest event still applies), then
+    /// wakes the waiters it satisfies. For readiness known without an event,
+    /// such as a fresh socket pair's writability.
+    pub fn add_readiness(&self, ready: Ready) {
+        self.or_readiness(None, ready);
+    }
+
+    /// ORs `ready` into the word under `tick` (or the current tick), then
+    /// wakes the waiters it satisfies.
+    fn or_readiness(&self, tick: Option<usize>, ready: Ready) {
         let mut current = self.readiness.load(Ordering::Acquire);
         loop {
-            let (_, old, shutdown) = unpack(current);
-            let next = pack(tick, old | ready, shutdown);
+            let (current_tick, old, shutdown) = unpack(current);
+            let next = pack(tick.unwrap_or(current_tick), old | ready, shutdown);
             match self.readiness.compare_exchange(
                 current,
                 next,

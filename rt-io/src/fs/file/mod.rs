@@ -10,7 +10,7 @@ use super::OpenOptions;
 use crate::io::{AsyncRead, AsyncSeek, AsyncWrite, ReadBuf};
 use state::State;
 use std::fmt;
-use std::fs::{File as StdFile, Metadata, Permissions};
+use std::fs::{File as StdFile, FileTimes, Metadata, Permissions};
 use std::future::poll_fn;
 use std::io::{self, Seek, SeekFrom, Write};
 use std::path::Path;
@@ -173,7 +173,41 @@ impl File {
     pub async fn try_clone(&self) -> io::Result<File> {
         self.settle(true).await?;
         let std = self.std.clone();
-        asyncify(move || std.try_clone()).await.map(File::from_std)
+        let max_buf_size = self.lock().max_buf_size;
+        let mut clone = asyncify(move || std.try_clone())
+            .await
+            .map(File::from_std)?;
+        clone.set_max_buf_size(max_buf_size);
+        Ok(clone)
+    }
+
+    /// Sets the file's access and modification times (those `times` names),
+    /// after buffered writes reached the file so that they cannot change
+    /// the times afterwards.
+    ///
+    /// # Errors
+    ///
+    /// A failed buffered write, or the error of
+    /// [`std::fs::File::set_times`].
+    pub async fn set_times(&self, times: FileTimes) -> io::Result<()> {
+        self.settle(false).await?;
+        let std = self.std.clone();
+        asyncify(move || std.set_times(times)).await
+    }
+
+    /// Sets the file's modification time; the access time is left alone.
+    ///
+    /// # Errors
+    ///
+    /// As for [`set_times`](Self::set_times).
+    pub async fn set_modified(&self, time: std::time::SystemTime) -> io::Result<()> {
+        self.set_times(FileTimes::new().set_modified(time)).await
+    }
+
+    /// The largest number of bytes one blocking read or write moves (see
+    /// [`set_max_buf_size`](Self::set_max_buf_size)).
+    pub fn max_buf_size(&self) -> usize {
+        self.lock().max_buf_size
     }
 
     /// Changes the permissions of the file.
@@ -314,6 +348,41 @@ impl AsyncWrite for File {
         Poll::Ready(out)
     }
 
+    /// Buffers the slices in order, stopping at the first one not taken
+    /// whole, or once a write job is in flight (waiting for it is left to
+    /// the next call, so that its result is not mixed into this one).
+    fn poll_write_vectored(
+        self: Pin<&mut Self>,
+        cx: &mut Context<'_>,
+        bufs: &[io::IoSlice<'_>],
+    ) -> Poll<io::Result<usize>> {
+        let coop = ready!(rt_core::task::coop::poll_proceed(cx));
+        let (std, state) = self.get_mut().parts();
+        let mut total = 0;
+        for buf in bufs.iter().filter(|b| !b.is_empty()) {
+            if total > 0 && state.is_busy() {
+                break;
+            }
+            match state.poll_write(cx, std, buf) {
+                Poll::Ready(Ok(n)) => {
+                    total += n;
+                    if n < buf.len() {
+                        break;
+                    }
+                }
+                Poll::Ready(Err(e)) => return Poll::Ready(Err(e)),
+                Poll::Pending if total == 0 => return Poll::Pending,
+                Poll::Pending => break,
+            }
+        }
+        coop.made_progress();
+        Poll::Ready(Ok(total))
+    }
+
+    fn is_write_vectored(&self) -> bool {
+        true
+    }
+
     fn poll_flush(self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<io::Result<()>> {
         let coop = ready!(rt_core::task::coop::poll_proceed(cx));
         let (std, state) = self.get_mut().parts();
@@ -366,6 +435,19 @@ impl Drop for File {
 impl std::os::unix::io::AsRawFd for File {
     fn as_raw_fd(&self) -> std::os::unix::io::RawFd {
         self.std.as_raw_fd()
+    }
+}
+
+impl std::os::unix::io::FromRawFd for File {
+    /// Takes ownership of `fd` as a file.
+    ///
+    /// # Safety
+    ///
+    /// `fd` must be an open descriptor that nothing else owns, as for
+    /// `std::fs::File::from_raw_fd`.
+    unsafe fn from_raw_fd(fd: std::os::unix::io::RawFd) -> File {
+        // SAFETY: the caller hands over sole ownership of an open `fd`.
+        File::from_std(unsafe { <StdFile as std::os::unix::io::FromRawFd>::from_raw_fd(fd) })
     }
 }
 

@@ -103,6 +103,11 @@ impl State {
     }
 
     /// Waits for the job in flight and returns its error, if it failed.
+    /// Whether a job is in flight (a write now would have to wait for it).
+    pub(super) fn is_busy(&self) -> bool {
+        self.in_flight.is_some()
+    }
+
     fn poll_settled(&mut self, cx: &mut Context<'_>) -> Poll<io::Result<()>> {
         ready!(self.poll_idle(cx));
         match self.error.take() {

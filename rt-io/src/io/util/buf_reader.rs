@@ -25,6 +25,9 @@ pin_project! {
         cap: usize,
         // A seek has been started on `inner` and not completed yet.
         seeking: bool,
+        // A second relative seek to start once the first completes: for an
+        // offset that, less the buffered bytes, would overflow an `i64`.
+        then_seek: Option<i64>,
     }
 }
 
@@ -42,6 +45,7 @@ impl<R> BufReader<R> {
             pos: 0,
             cap: 0,
             seeking: false,
+            then_seek: None,
         }
     }
 
@@ -120,15 +124,25 @@ impl<R: AsyncRead + AsyncSeek> AsyncSeek for BufReader<R> {
     /// drops the buffer.
     fn start_seek(self: Pin<&mut Self>, position: SeekFrom) -> io::Result<()> {
         let me = self.project();
+        let mut then_seek = None;
         let position = match position {
             SeekFrom::Current(offset) => {
                 // The inner cursor is ahead of ours by the buffered bytes.
                 let buffered = i64::try_from(*me.cap - *me.pos).map_err(|_| overflow())?;
-                SeekFrom::Current(offset.checked_sub(buffered).ok_or_else(overflow)?)
+                match offset.checked_sub(buffered) {
+                    Some(offset) => SeekFrom::Current(offset),
+                    None => {
+                        // Too far back for one `i64`: step back over the
+                        // buffer first, then by `offset`.
+                        then_seek = Some(offset);
+                        SeekFrom::Current(-buffered)
+                    }
+                }
             }
             other => other,
         };
         me.inner.start_seek(position)?;
+        *me.then_seek = then_seek;
         *me.pos = 0;
         *me.cap = 0;
         *me.seeking = true;
@@ -136,8 +150,15 @@ impl<R: AsyncRead + AsyncSeek> AsyncSeek for BufReader<R> {
     }
 
     fn poll_complete(self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<io::Result<u64>> {
-        let me = self.project();
-        let position = ready!(me.inner.poll_complete(cx))?;
+        let mut me = self.project();
+        let mut position = ready!(me.inner.as_mut().poll_complete(cx))?;
+        if let Some(offset) = me.then_seek.take() {
+            if let Err(e) = me.inner.as_mut().start_seek(SeekFrom::Current(offset)) {
+                *me.seeking = false;
+                return Poll::Ready(Err(e));
+            }
+            position = ready!(me.inner.poll_complete(cx))?;
+        }
         if *me.seeking {
             *me.seeking = false;
             return Poll::Ready(Ok(position));

@@ -3,9 +3,9 @@
 
 use super::buf_reader::DEFAULT_BUF_SIZE;
 use super::interrupted::is_interrupted;
-use crate::io::{AsyncBufRead, AsyncRead, AsyncWrite, ReadBuf};
+use crate::io::{AsyncBufRead, AsyncRead, AsyncSeek, AsyncWrite, ReadBuf};
 use pin_project_lite::pin_project;
-use std::io;
+use std::io::{self, SeekFrom};
 use std::pin::Pin;
 use std::task::{ready, Context, Poll};
 
@@ -26,6 +26,10 @@ pin_project! {
         capacity: usize,
         // Bytes at the front of `buf` already handed to `inner`.
         written: usize,
+        // A seek asked for by `start_seek`, started on `inner` only once the
+        // buffer is written out (which needs the `Context` of
+        // `poll_complete`).
+        seek_to: Option<SeekFrom>,
     }
 }
 
@@ -42,6 +46,7 @@ impl<W> BufWriter<W> {
             buf: Vec::with_capacity(capacity),
             capacity,
             written: 0,
+            seek_to: None,
         }
     }
 
@@ -110,6 +115,59 @@ impl<W: AsyncWrite> AsyncWrite for BufWriter<W> {
         Poll::Ready(Ok(buf.len()))
     }
 
+    /// Buffers the slices as `write` buffers one: an inner writer with
+    /// vectored writes gets all of them at once when together they are at
+    /// least the buffer's size; otherwise slices are buffered in order
+    /// while they fit (the first non-empty one after a flush if need be,
+    /// or passed straight through when it alone fills the buffer).
+    fn poll_write_vectored(
+        mut self: Pin<&mut Self>,
+        cx: &mut Context<'_>,
+        bufs: &[io::IoSlice<'_>],
+    ) -> Poll<io::Result<usize>> {
+        if self.inner.is_write_vectored() {
+            let total = bufs
+                .iter()
+                .fold(0usize, |sum, b| sum.saturating_add(b.len()));
+            if self.buf.len() + total > self.capacity {
+                ready!(self.as_mut().poll_flush_buf(cx))?;
+            }
+            if total >= self.capacity {
+                return self.get_pin_mut().poll_write_vectored(cx, bufs);
+            }
+            let me = self.project();
+            for buf in bufs {
+                me.buf.extend_from_slice(buf);
+            }
+            return Poll::Ready(Ok(total));
+        }
+        let mut slices = bufs.iter().skip_while(|b| b.is_empty());
+        let Some(first) = slices.next() else {
+            return Poll::Ready(Ok(0));
+        };
+        if self.buf.len() + first.len() > self.capacity {
+            ready!(self.as_mut().poll_flush_buf(cx))?;
+        }
+        if first.len() >= self.capacity {
+            return self.get_pin_mut().poll_write(cx, first);
+        }
+        let me = self.project();
+        me.buf.extend_from_slice(first);
+        let mut total = first.len();
+        for buf in slices {
+            if me.buf.len() + buf.len() > *me.capacity {
+                break;
+            }
+            me.buf.extend_from_slice(buf);
+            total += buf.len();
+        }
+        Poll::Ready(Ok(total))
+    }
+
+    fn is_write_vectored(&self) -> bool {
+        true
+    }
+
     fn poll_flush(mut self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<io::Result<()>> {
         ready!(self.as_mut().poll_flush_buf(cx))?;
         self.get_pin_mut().poll_flush(cx)
@@ -138,5 +196,27 @@ impl<W: AsyncBufRead> AsyncBufRead for BufWriter<W> {
 
     fn consume(self: Pin<&mut Self>, amt: usize) {
         self.get_pin_mut().consume(amt)
+    }
+}
+
+impl<W: AsyncWrite + AsyncSeek> AsyncSeek for BufWriter<W> {
+    /// Records the seek; [`poll_complete`](AsyncSeek::poll_complete) writes
+    /// the buffer out before the inner writer moves, so buffered bytes land
+    /// where they were written.
+    fn start_seek(self: Pin<&mut Self>, position: SeekFrom) -> io::Result<()> {
+        *self.project().seek_to = Some(position);
+        Ok(())
+    }
+
+    fn poll_complete(mut self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<io::Result<u64>> {
+        ready!(self.as_mut().poll_flush_buf(cx))?;
+        let mut me = self.project();
+        if let Some(position) = *me.seek_to {
+            // A seek the inner writer may still be running finishes first.
+            ready!(me.inner.as_mut().poll_complete(cx))?;
+            *me.seek_to = None;
+            me.inner.as_mut().start_seek(position)?;
+        }
+        me.inner.poll_complete(cx)
     }
 }

@@ -40,6 +40,7 @@ use std::task::{ready, Context, Poll};
 /// assert!(std::pin::pin!(server.read_exact(&mut got)).poll(&mut cx).is_ready());
 /// assert_eq!(&got, b"ping");
 /// ```
+#[track_caller]
 pub fn duplex(max_buf_size: usize) -> (DuplexStream, DuplexStream) {
     assert!(
         max_buf_size > 0,
@@ -108,6 +109,25 @@ impl AsyncWrite for DuplexStream {
         let result = ready!(result);
         budget.made_progress();
         Poll::Ready(result)
+    }
+
+    fn poll_write_vectored(
+        self: Pin<&mut Self>,
+        cx: &mut Context<'_>,
+        bufs: &[io::IoSlice<'_>],
+    ) -> Poll<io::Result<usize>> {
+        let budget = ready!(coop::poll_proceed(cx));
+        let mut pipe = lock(&self.write);
+        let (result, wakeups) = pipe.poll_write_vectored(cx, bufs);
+        drop(pipe);
+        wakeups.wake();
+        let result = ready!(result);
+        budget.made_progress();
+        Poll::Ready(result)
+    }
+
+    fn is_write_vectored(&self) -> bool {
+        true
     }
 
     fn poll_flush(self: Pin<&mut Self>, _cx: &mut Context<'_>) -> Poll<io::Result<()>> {

@@ -1,7 +1,7 @@
 //! `Lines` and `Split`: readers turned into sequences of lines or of
 //! delimited segments.
 
-use super::read_until::{append_utf8, poll_read_until};
+use super::read_until::poll_read_until;
 use crate::io::AsyncBufRead;
 use pin_project_lite::pin_project;
 use std::io;
@@ -80,9 +80,12 @@ impl<R: AsyncBufRead> Lines<R> {
                 line.pop();
             }
         }
-        let mut text = String::new();
-        append_utf8(&mut text, line)?;
-        Poll::Ready(Ok(Some(text)))
+        // A bad line is reported once, with its bytes (`FromUtf8Error`),
+        // and the next call goes on with the following line.
+        match String::from_utf8(line) {
+            Ok(text) => Poll::Ready(Ok(Some(text))),
+            Err(e) => Poll::Ready(Err(io::Error::new(io::ErrorKind::InvalidData, e))),
+        }
     }
 }
 

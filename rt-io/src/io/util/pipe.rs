@@ -95,6 +95,10 @@ impl Pipe {
         buf: &mut ReadBuf<'_>,
     ) -> (Poll<io::Result<()>>, Wakeups) {
         let mut wakeups = Wakeups::default();
+        if buf.remaining() == 0 {
+            // Nothing asked for: done at once, as std's readers are.
+            return (Poll::Ready(Ok(())), wakeups);
+        }
         if self.buffer.has_remaining() {
             let n = self.buffer.len().min(buf.remaining());
             buf.put_slice(&self.buffer[..n]);
@@ -118,18 +122,39 @@ impl Pipe {
         cx: &mut Context<'_>,
         data: &[u8],
     ) -> (Poll<io::Result<usize>>, Wakeups) {
+        self.poll_write_vectored(cx, &[io::IoSlice::new(data)])
+    }
+
+    /// Buffers as much of `bufs`, in order, as fits; as
+    /// [`poll_write`](Self::poll_write) otherwise. Writing nothing
+    /// succeeds at once unless the pipe is closed.
+    pub(crate) fn poll_write_vectored(
+        &mut self,
+        cx: &mut Context<'_>,
+        bufs: &[io::IoSlice<'_>],
+    ) -> (Poll<io::Result<usize>>, Wakeups) {
         let mut wakeups = Wakeups::default();
         if self.closed {
             let broken = Err(io::ErrorKind::BrokenPipe.into());
             return (Poll::Ready(broken), wakeups);
+        }
+        if bufs.iter().all(|b| b.is_empty()) {
+            return (Poll::Ready(Ok(0)), wakeups);
         }
         let room = self.max_buf_size - self.buffer.len();
         if room == 0 {
             wakeups.replaced = park(&mut self.write_waker, cx);
             return (Poll::Pending, wakeups);
         }
-        let n = room.min(data.len());
-        self.buffer.extend_from_slice(&data[..n]);
+        let mut n = 0;
+        for buf in bufs {
+            let take = (room - n).min(buf.len());
+            self.buffer.extend_from_slice(&buf[..take]);
+            n += take;
+            if n == room {
+                break;
+            }
+        }
         if n > 0 {
             wakeups.reader = self.read_waker.take();
         }

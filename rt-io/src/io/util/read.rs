@@ -136,27 +136,77 @@ where
     }
 }
 
-/// Reads until EOF, appending to `buf`; returns the number of bytes added.
 /// The most of a `Vec`'s spare capacity offered to one read.
 const READ_TO_END_CHUNK: usize = 64 * 1024;
 
+/// How much room a read into the `Vec` is given at least; also the size of
+/// the probe read made when a `Vec` that never grew is (nearly) full.
+const PROBE: usize = 32;
+
+/// What a read-to-end keeps between polls.
+#[derive(Debug, Default)]
+pub(crate) struct ToEnd {
+    /// Bytes appended so far.
+    read: usize,
+    /// Bytes of the spare capacity, from its start, that earlier reads
+    /// initialised (readers need not initialise them again).
+    initialized: usize,
+    /// The `Vec`'s capacity when the read began.
+    start_capacity: Option<usize>,
+}
+
+/// Reserves room for `additional` more bytes; a reallocation forgets what
+/// of the spare capacity was initialised.
+fn reserve(buf: &mut Vec<u8>, additional: usize, state: &mut ToEnd) {
+    let before = buf.capacity();
+    buf.reserve(additional);
+    if buf.capacity() != before {
+        state.initialized = 0;
+    }
+}
+
+/// Reads until EOF, appending to `buf`; returns the number of bytes added.
+///
+/// A `Vec` with room for everything is never grown: while it still has its
+/// starting capacity and less than 32 bytes spare, a 32-byte probe read
+/// on the stack checks for end of file first. Otherwise at least 32 bytes
+/// of room are reserved (with `Vec`'s doubling), as tokio does.
 pub(crate) fn poll_read_to_end<R: AsyncRead + ?Sized>(
     mut reader: Pin<&mut R>,
     cx: &mut Context<'_>,
     buf: &mut Vec<u8>,
-    read_so_far: &mut usize,
+    state: &mut ToEnd,
 ) -> Poll<io::Result<usize>> {
+    let start_capacity = *state.start_capacity.get_or_insert(buf.capacity());
     loop {
-        if buf.len() == buf.capacity() {
-            buf.reserve(32);
-        }
-        let n = {
+        let spare = buf.capacity() - buf.len();
+        let n = if spare < PROBE && buf.capacity() == start_capacity && start_capacity >= PROBE {
+            let mut probe = [std::mem::MaybeUninit::<u8>::uninit(); PROBE];
+            let mut probe = ReadBuf::uninit(&mut probe);
+            ready!(poll_uninterrupted(|| reader
+                .as_mut()
+                .poll_read(cx, &mut probe)))?;
+            let got = probe.filled();
+            if got.len() > spare {
+                reserve(buf, PROBE, state);
+            }
+            buf.extend_from_slice(got);
+            state.initialized = state.initialized.saturating_sub(got.len());
+            got.len()
+        } else {
+            if spare < PROBE {
+                reserve(buf, PROBE, state);
+            }
             // At most one chunk per read: readers usually initialise what
             // they are offered, and offering a growing Vec's whole spare
             // capacity on every call would make that cost quadratic.
             let spare = buf.spare_capacity_mut();
             let chunk = spare.len().min(READ_TO_END_CHUNK);
             let mut read_buf = ReadBuf::uninit(&mut spare[..chunk]);
+            // SAFETY: earlier reads initialised the first `initialized`
+            // bytes of the spare capacity, and the `Vec` has not
+            // reallocated since (`reserve` resets the count when it does).
+            unsafe { read_buf.assume_init(state.initialized.min(chunk)) };
             let start = read_buf.filled().as_ptr();
             ready!(poll_uninterrupted(|| reader
                 .as_mut()
@@ -165,15 +215,18 @@ pub(crate) fn poll_read_to_end<R: AsyncRead + ?Sized>(
             // counted: a reader that swapped the buffer would make us
             // expose uninitialised memory.
             assert_eq!(start, read_buf.filled().as_ptr(), "reader replaced ReadBuf");
-            read_buf.filled().len()
+            let n = read_buf.filled().len();
+            let initialized = read_buf.initialized().len();
+            // SAFETY: the reader initialised and filled `n` bytes of the
+            // spare capacity, directly after the current length.
+            unsafe { buf.set_len(buf.len() + n) };
+            state.initialized = initialized - n;
+            n
         };
         if n == 0 {
-            return Poll::Ready(Ok(std::mem::take(read_so_far)));
+            return Poll::Ready(Ok(std::mem::take(&mut state.read)));
         }
-        // SAFETY: the reader initialised and filled `n` bytes of the spare
-        // capacity, directly after the current length.
-        unsafe { buf.set_len(buf.len() + n) };
-        *read_so_far += n;
+        state.read += n;
     }
 }
 
@@ -184,7 +237,7 @@ pub(crate) fn poll_read_to_end<R: AsyncRead + ?Sized>(
 pub struct ReadToEnd<'a, R: ?Sized> {
     reader: &'a mut R,
     buf: &'a mut Vec<u8>,
-    read: usize,
+    state: ToEnd,
 }
 
 impl<'a, R: ?Sized> ReadToEnd<'a, R> {
@@ -192,7 +245,7 @@ impl<'a, R: ?Sized> ReadToEnd<'a, R> {
         ReadToEnd {
             reader,
             buf,
-            read: 0,
+            state: ToEnd::default(),
         }
     }
 }
@@ -202,15 +255,24 @@ impl<R: AsyncRead + Unpin + ?Sized> Future for ReadToEnd<'_, R> {
 
     fn poll(mut self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<io::Result<usize>> {
         let me = &mut *self;
-        poll_read_to_end(Pin::new(&mut *me.reader), cx, me.buf, &mut me.read)
+        poll_read_to_end(Pin::new(&mut *me.reader), cx, me.buf, &mut me.state)
     }
 }
 
-pub(crate) fn invalid_utf8() -> io::Error {
-    io::Error::new(
-        io::ErrorKind::InvalidData,
-        "stream did not contain valid UTF-8",
-    )
+/// The `InvalidData` error for `bytes` that failed to extend the valid
+/// text `prefix`: it carries the `Utf8Error` of the two together, so that
+/// `valid_up_to` counts from the start of the caller's string.
+pub(crate) fn invalid_utf8(prefix: &str, bytes: &[u8]) -> io::Error {
+    let mut all = Vec::with_capacity(prefix.len() + bytes.len());
+    all.extend_from_slice(prefix.as_bytes());
+    all.extend_from_slice(bytes);
+    match std::str::from_utf8(&all) {
+        Err(e) => io::Error::new(io::ErrorKind::InvalidData, e),
+        Ok(_) => io::Error::new(
+            io::ErrorKind::InvalidData,
+            "stream did not contain valid UTF-8",
+        ),
+    }
 }
 
 /// Future returned by
@@ -224,7 +286,7 @@ pub struct ReadToString<'a, R: ?Sized> {
     reader: &'a mut R,
     output: &'a mut String,
     bytes: Vec<u8>,
-    read: usize,
+    state: ToEnd,
 }
 
 impl<'a, R: ?Sized> ReadToString<'a, R> {
@@ -233,7 +295,7 @@ impl<'a, R: ?Sized> ReadToString<'a, R> {
             reader,
             output,
             bytes: Vec::new(),
-            read: 0,
+            state: ToEnd::default(),
         }
     }
 }
@@ -247,15 +309,9 @@ impl<R: AsyncRead + Unpin + ?Sized> Future for ReadToString<'_, R> {
             Pin::new(&mut *me.reader),
             cx,
             &mut me.bytes,
-            &mut me.read
+            &mut me.state
         ))?;
         let bytes = std::mem::take(&mut me.bytes);
-        match String::from_utf8(bytes) {
-            Ok(text) => {
-                me.output.push_str(&text);
-                Poll::Ready(Ok(n))
-            }
-            Err(_) => Poll::Ready(Err(invalid_utf8())),
-        }
+        Poll::Ready(super::read_until::append_utf8(me.output, bytes).map(|()| n))
     }
 }

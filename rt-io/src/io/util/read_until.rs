@@ -108,11 +108,18 @@ impl<'a, R: ?Sized> ReadLine<'a, R> {
     }
 }
 
-/// Validates `bytes` as UTF-8 and appends them to `output`.
+/// Validates `bytes` as UTF-8 and appends them to `output`. On failure
+/// `output` is unchanged and the error (`InvalidData`) carries a
+/// `std::str::Utf8Error` whose `valid_up_to` counts from the start of
+/// `output`, as std's and tokio's do.
 pub(crate) fn append_utf8(output: &mut String, bytes: Vec<u8>) -> io::Result<()> {
-    let text = String::from_utf8(bytes).map_err(|_| invalid_utf8())?;
-    output.push_str(&text);
-    Ok(())
+    match String::from_utf8(bytes) {
+        Ok(text) => {
+            output.push_str(&text);
+            Ok(())
+        }
+        Err(e) => Err(invalid_utf8(output, e.as_bytes())),
+    }
 }
 
 impl<R: AsyncBufRead + Unpin + ?Sized> Future for ReadLine<'_, R> {
@@ -120,15 +127,23 @@ impl<R: AsyncBufRead + Unpin + ?Sized> Future for ReadLine<'_, R> {
 
     fn poll(mut self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<io::Result<usize>> {
         let me = &mut *self;
-        let n = ready!(poll_read_until(
+        let read = ready!(poll_read_until(
             Pin::new(&mut *me.reader),
             cx,
             b'\n',
             &mut me.bytes,
             &mut me.read
-        ))?;
-        append_utf8(me.output, std::mem::take(&mut me.bytes))?;
-        Poll::Ready(Ok(n))
+        ));
+        let bytes = std::mem::take(&mut me.bytes);
+        match read {
+            Ok(n) => Poll::Ready(append_utf8(me.output, bytes).map(|()| n)),
+            Err(e) => {
+                // What was read before the error is kept when it is valid
+                // text, as tokio does; otherwise the string is unchanged.
+                let _ = append_utf8(me.output, bytes);
+                Poll::Ready(Err(e))
+            }
+        }
     }
 }
 

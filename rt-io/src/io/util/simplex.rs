@@ -17,6 +17,7 @@ use std::task::{ready, Context, Poll};
 /// # Panics
 ///
 /// If `max_buf_size` is zero.
+#[track_caller]
 pub fn simplex(max_buf_size: usize) -> (ReadHalf<SimplexStream>, WriteHalf<SimplexStream>) {
     split(SimplexStream::new_unsplit(max_buf_size))
 }
@@ -35,6 +36,7 @@ impl SimplexStream {
     /// # Panics
     ///
     /// If `max_buf_size` is zero.
+    #[track_caller]
     pub fn new_unsplit(max_buf_size: usize) -> SimplexStream {
         assert!(
             max_buf_size > 0,
@@ -73,6 +75,23 @@ impl AsyncWrite for SimplexStream {
         let result = ready!(result);
         budget.made_progress();
         Poll::Ready(result)
+    }
+
+    fn poll_write_vectored(
+        mut self: Pin<&mut Self>,
+        cx: &mut Context<'_>,
+        bufs: &[io::IoSlice<'_>],
+    ) -> Poll<io::Result<usize>> {
+        let budget = ready!(coop::poll_proceed(cx));
+        let (result, wakeups) = self.pipe.poll_write_vectored(cx, bufs);
+        wakeups.wake();
+        let result = ready!(result);
+        budget.made_progress();
+        Poll::Ready(result)
+    }
+
+    fn is_write_vectored(&self) -> bool {
+        true
     }
 
     fn poll_flush(self: Pin<&mut Self>, _cx: &mut Context<'_>) -> Poll<io::Result<()>> {

@@ -49,6 +49,7 @@ impl TcpListener {
         .await
     }
 
+    #[track_caller]
     pub(crate) fn new(sys: mio::net::TcpListener) -> io::Result<TcpListener> {
         Ok(TcpListener {
             io: ListenerIo::new(sys)?,

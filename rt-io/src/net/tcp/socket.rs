@@ -117,6 +117,12 @@ impl TcpSocket {
         self.inner.set_linger(dur)
     }
 
+    /// Sets `SO_LINGER` to zero: closing the socket then resets the
+    /// connection at once instead of sending what is left.
+    pub fn set_zero_linger(&self) -> io::Result<()> {
+        self.inner.set_linger(Some(Duration::ZERO))
+    }
+
     /// The `SO_LINGER` setting.
     pub fn linger(&self) -> io::Result<Option<Duration>> {
         self.inner.linger()
@@ -196,6 +202,8 @@ pub(crate) fn linger_of(fd: BorrowedFd<'_>) -> io::Result<Option<Duration>> {
 pub(crate) fn set_linger_of(fd: BorrowedFd<'_>, dur: Option<Duration>) -> io::Result<()> {
     SockRef::from(&fd).set_linger(dur)
 }
+
+crate::net::sockopt::ip_options!(TcpSocket);
 
 impl AsRawFd for TcpSocket {
     fn as_raw_fd(&self) -> RawFd {

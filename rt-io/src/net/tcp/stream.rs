@@ -60,6 +60,20 @@ impl TcpStream {
         })
     }
 
+    /// Wraps a socket just accepted: it starts out assumed readable and
+    /// writable, so that the first read or write tries the socket instead
+    /// of waiting for the driver's first event (data may have arrived
+    /// before the accept).
+    #[track_caller]
+    pub(crate) fn accepted(sys: mio::net::TcpStream) -> io::Result<TcpStream> {
+        let stream = TcpStream::new(sys)?;
+        stream
+            .io
+            .assume_ready(crate::reactor::Ready::READABLE | crate::reactor::Ready::WRITABLE);
+        Ok(stream)
+    }
+
+    #[track_caller]
     pub(crate) fn new(sys: mio::net::TcpStream) -> io::Result<TcpStream> {
         Ok(TcpStream {
             io: StreamIo::new(sys)?,
@@ -116,6 +130,25 @@ impl TcpStream {
     /// `Some(Duration::ZERO)` makes close reset the connection.
     pub fn set_linger(&self, dur: Option<Duration>) -> io::Result<()> {
         super::socket::set_linger_of(self.as_fd(), dur)
+    }
+
+    /// Sets `SO_LINGER` to zero: dropping the stream then resets the
+    /// connection at once instead of sending what is left.
+    pub fn set_zero_linger(&self) -> io::Result<()> {
+        super::socket::set_linger_of(self.as_fd(), Some(Duration::ZERO))
+    }
+
+    /// Whether `TCP_QUICKACK` is on (acknowledgements sent at once rather
+    /// than delayed). Linux resets it on its own; read it back to know.
+    #[cfg(any(target_os = "linux", target_os = "android", target_os = "fuchsia"))]
+    pub fn quickack(&self) -> io::Result<bool> {
+        socket2::SockRef::from(self).tcp_quickack()
+    }
+
+    /// Sets `TCP_QUICKACK`.
+    #[cfg(any(target_os = "linux", target_os = "android", target_os = "fuchsia"))]
+    pub fn set_quickack(&self, quickack: bool) -> io::Result<()> {
+        socket2::SockRef::from(self).set_tcp_quickack(quickack)
     }
 
     /// The IP time-to-live of outgoing packets.

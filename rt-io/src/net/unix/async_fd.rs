@@ -27,7 +27,8 @@ use std::task::{ready, Context, Poll};
 /// #     .build().unwrap().block_on(async {
 /// let (a, mut b) = UnixStream::pair()?;
 /// a.set_nonblocking(true)?;
-/// let fd = AsyncFd::new(a)?;
+/// // SAFETY: `fd` owns `a`, which stays open until it drops.
+/// let fd = unsafe { AsyncFd::register(a) }?;
 /// b.write_all(b"hi")?;
 /// let mut buf = [0; 2];
 /// loop {
@@ -72,94 +73,157 @@ impl fmt::Display for TryIoError {
 
 impl Error for TryIoError {}
 
-/// The error of [`AsyncFd::try_new`]: the registration error together
+/// The error of [`AsyncFd::register`] and
+/// [`AsyncFd::register_with_interest`]: the registration error together
 /// with the value that could not be registered.
-pub struct AsyncFdTryNewError<T> {
+pub struct AsyncFdRegisterError<T> {
     inner: T,
     cause: io::Error,
 }
 
-impl<T> AsyncFdTryNewError<T> {
+/// The former name of [`AsyncFdRegisterError`].
+#[doc(hidden)]
+#[deprecated(note = "use `AsyncFdRegisterError` instead")]
+pub type AsyncFdTryNewError<T> = AsyncFdRegisterError<T>;
+
+impl<T> AsyncFdRegisterError<T> {
     /// The value and the error.
     pub fn into_parts(self) -> (T, io::Error) {
         (self.inner, self.cause)
     }
 }
 
-impl<T> fmt::Display for AsyncFdTryNewError<T> {
+impl<T> fmt::Display for AsyncFdRegisterError<T> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         fmt::Display::fmt(&self.cause, f)
     }
 }
 
-impl<T> fmt::Debug for AsyncFdTryNewError<T> {
+impl<T> fmt::Debug for AsyncFdRegisterError<T> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         fmt::Debug::fmt(&self.cause, f)
     }
 }
 
-impl<T> Error for AsyncFdTryNewError<T> {
+impl<T> Error for AsyncFdRegisterError<T> {
     fn source(&self) -> Option<&(dyn Error + 'static)> {
         Some(&self.cause)
     }
 }
 
-impl<T> From<AsyncFdTryNewError<T>> for io::Error {
-    fn from(err: AsyncFdTryNewError<T>) -> io::Error {
+impl<T> From<AsyncFdRegisterError<T>> for io::Error {
+    fn from(err: AsyncFdRegisterError<T>) -> io::Error {
         err.cause
     }
 }
 
 impl<T: AsRawFd> AsyncFd<T> {
-    /// Like [`new`](Self::new), but gives `inner` back on failure.
+    /// Registers `inner` for readable and writable events; on failure the
+    /// error gives `inner` back.
+    ///
+    /// # Safety
+    ///
+    /// `inner.as_raw_fd()` must be an open descriptor and keep naming the
+    /// same open file description until the `AsyncFd` is dropped, forgotten
+    /// or [`into_inner`](Self::into_inner) is called: the reactor keys its
+    /// registration on the number, and a number closed and reused behind
+    /// its back would route another file's events here.
     ///
     /// # Panics
     ///
     /// Outside a runtime with I/O enabled.
     #[track_caller]
-    pub fn try_new(inner: T) -> Result<AsyncFd<T>, AsyncFdTryNewError<T>> {
-        AsyncFd::try_with_interest(inner, Interest::READABLE | Interest::WRITABLE)
+    pub unsafe fn register(inner: T) -> Result<AsyncFd<T>, AsyncFdRegisterError<T>> {
+        // SAFETY: the caller upholds `register_with_interest`'s contract,
+        // which is this function's.
+        unsafe { AsyncFd::register_with_interest(inner, Interest::READABLE | Interest::WRITABLE) }
     }
 
-    /// Like [`with_interest`](Self::with_interest), but gives `inner` back
-    /// on failure.
+    /// Registers `inner` for `interest`; on failure the error gives `inner`
+    /// back.
+    ///
+    /// # Safety
+    ///
+    /// As for [`register`](Self::register).
     ///
     /// # Panics
     ///
     /// Outside a runtime with I/O enabled.
     #[track_caller]
-    pub fn try_with_interest(
+    pub unsafe fn register_with_interest(
         inner: T,
         interest: Interest,
-    ) -> Result<AsyncFd<T>, AsyncFdTryNewError<T>> {
+    ) -> Result<AsyncFd<T>, AsyncFdRegisterError<T>> {
         let fd = inner.as_raw_fd();
         match Registration::new(&mut mio::unix::SourceFd(&fd), interest) {
             Ok(registration) => Ok(AsyncFd {
                 registration,
                 inner: Some(inner),
             }),
-            Err(cause) => Err(AsyncFdTryNewError { inner, cause }),
+            Err(cause) => Err(AsyncFdRegisterError { inner, cause }),
         }
     }
 
-    /// Registers `inner` for readable and writable events.
+    /// Registers `inner` for readable and writable events. Prefer
+    /// [`register`](Self::register), whose contract states what this one
+    /// silently assumes.
     ///
     /// # Panics
     ///
     /// Outside a runtime with I/O enabled.
     #[track_caller]
+    #[deprecated(note = "lacks I/O safety; use the unsafe `AsyncFd::register` instead")]
     pub fn new(inner: T) -> io::Result<AsyncFd<T>> {
-        AsyncFd::with_interest(inner, Interest::READABLE | Interest::WRITABLE)
+        // SAFETY: not checked; the function is deprecated for this reason,
+        // as it is in tokio.
+        Ok(unsafe { AsyncFd::register(inner) }?)
     }
 
-    /// Registers `inner` for `interest`.
+    /// Registers `inner` for `interest`. Prefer
+    /// [`register_with_interest`](Self::register_with_interest).
     ///
     /// # Panics
     ///
     /// Outside a runtime with I/O enabled.
     #[track_caller]
+    #[deprecated(
+        note = "lacks I/O safety; use the unsafe `AsyncFd::register_with_interest` instead"
+    )]
     pub fn with_interest(inner: T, interest: Interest) -> io::Result<AsyncFd<T>> {
-        Ok(AsyncFd::try_with_interest(inner, interest)?)
+        // SAFETY: not checked; deprecated for this reason.
+        Ok(unsafe { AsyncFd::register_with_interest(inner, interest) }?)
+    }
+
+    /// Like [`new`](Self::new), but gives `inner` back on failure. Prefer
+    /// [`register`](Self::register).
+    ///
+    /// # Panics
+    ///
+    /// Outside a runtime with I/O enabled.
+    #[track_caller]
+    #[deprecated(note = "lacks I/O safety; use the unsafe `AsyncFd::register` instead")]
+    pub fn try_new(inner: T) -> Result<AsyncFd<T>, AsyncFdRegisterError<T>> {
+        // SAFETY: not checked; deprecated for this reason.
+        unsafe { AsyncFd::register(inner) }
+    }
+
+    /// Like [`with_interest`](Self::with_interest), but gives `inner` back
+    /// on failure. Prefer
+    /// [`register_with_interest`](Self::register_with_interest).
+    ///
+    /// # Panics
+    ///
+    /// Outside a runtime with I/O enabled.
+    #[track_caller]
+    #[deprecated(
+        note = "lacks I/O safety; use the unsafe `AsyncFd::register_with_interest` instead"
+    )]
+    pub fn try_with_interest(
+        inner: T,
+        interest: Interest,
+    ) -> Result<AsyncFd<T>, AsyncFdRegisterError<T>> {
+        // SAFETY: not checked; deprecated for this reason.
+        unsafe { AsyncFd::register_with_interest(inner, interest) }
     }
 
     /// The inner value.
@@ -293,6 +357,26 @@ impl<T: AsRawFd> AsyncFd<T> {
     ) -> io::Result<R> {
         self.registration.try_io(interest, || f(self.get_ref()))
     }
+
+    /// [`async_io`](Self::async_io) with mutable access to the inner value.
+    pub async fn async_io_mut<R>(
+        &mut self,
+        interest: Interest,
+        mut f: impl FnMut(&mut T) -> io::Result<R>,
+    ) -> io::Result<R> {
+        let inner = self.inner.as_mut().expect("inner present until drop");
+        self.registration.async_io(interest, || f(inner)).await
+    }
+
+    /// [`try_io`](Self::try_io) with mutable access to the inner value.
+    pub fn try_io_mut<R>(
+        &mut self,
+        interest: Interest,
+        f: impl FnOnce(&mut T) -> io::Result<R>,
+    ) -> io::Result<R> {
+        let inner = self.inner.as_mut().expect("inner present until drop");
+        self.registration.try_io(interest, || f(inner))
+    }
 }
 
 impl<T: AsRawFd> AsRawFd for AsyncFd<T> {
@@ -319,12 +403,22 @@ impl<T: AsRawFd> Drop for AsyncFd<T> {
 /// readiness also clears an error that ended the wait: the read or write
 /// that would block has seen no pending error, and leaving the bit would
 /// make the next wait return at once.
-fn clear_matching(registration: &Registration, event: ReadyEvent, ready: Ready) {
+fn clear_matching(
+    registration: &Registration,
+    event: ReadyEvent,
+    ready: Ready,
+) -> Option<ReadyEvent> {
     let matching = event.ready - (event.ready - ready.clear_mask());
     registration.clear_readiness(ReadyEvent {
         ready: matching,
         ..event
     });
+    // The guard keeps (and reports) only what was not cleared.
+    let left = event.ready - matching;
+    (!left.is_empty()).then_some(ReadyEvent {
+        ready: left,
+        ..event
+    })
 }
 
 impl<'a, T: AsRawFd> AsyncFdReadyGuard<'a, T> {
@@ -343,7 +437,7 @@ impl<'a, T: AsRawFd> AsyncFdReadyGuard<'a, T> {
     /// naming it.
     pub fn clear_ready_matching(&mut self, ready: Ready) {
         if let Some(event) = self.event {
-            clear_matching(&self.async_fd.registration, event, ready);
+            self.event = clear_matching(&self.async_fd.registration, event, ready);
         }
     }
 
@@ -397,7 +491,7 @@ impl<T: AsRawFd> AsyncFdReadyMutGuard<'_, T> {
     /// Clears only the `ready` part of the readiness this guard holds.
     pub fn clear_ready_matching(&mut self, ready: Ready) {
         if let Some(event) = self.event {
-            clear_matching(&self.async_fd.registration, event, ready);
+            self.event = clear_matching(&self.async_fd.registration, event, ready);
         }
     }
 

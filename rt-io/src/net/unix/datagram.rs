@@ -32,14 +32,16 @@ pub struct UnixDatagram {
 }
 
 impl UnixDatagram {
-    /// Binds to `path`, which must not exist yet.
+    /// Binds to `path`, which must not exist yet. On Linux a path starting
+    /// with a NUL byte names an abstract socket instead of a file.
     ///
     /// # Panics
     ///
     /// Outside a runtime with I/O enabled.
     #[track_caller]
     pub fn bind<P: AsRef<Path>>(path: P) -> io::Result<UnixDatagram> {
-        UnixDatagram::new(mio::net::UnixDatagram::bind(path)?)
+        let addr = super::path::socket_addr(path.as_ref())?;
+        UnixDatagram::new(mio::net::UnixDatagram::bind_addr(&addr)?)
     }
 
     /// A socket bound to no address.
@@ -60,9 +62,15 @@ impl UnixDatagram {
     #[track_caller]
     pub fn pair() -> io::Result<(UnixDatagram, UnixDatagram)> {
         let (a, b) = mio::net::UnixDatagram::pair()?;
-        Ok((UnixDatagram::new(a)?, UnixDatagram::new(b)?))
+        let (a, b) = (UnixDatagram::new(a)?, UnixDatagram::new(b)?);
+        // Both ends can send at once; `try_send` should not wait for the
+        // driver to say so.
+        a.io.assume_ready(crate::reactor::Ready::WRITABLE);
+        b.io.assume_ready(crate::reactor::Ready::WRITABLE);
+        Ok((a, b))
     }
 
+    #[track_caller]
     fn new(sys: mio::net::UnixDatagram) -> io::Result<UnixDatagram> {
         Ok(UnixDatagram {
             io: DatagramIo::new(sys)?,

@@ -32,16 +32,30 @@ pub struct UnixListener {
 }
 
 impl UnixListener {
-    /// Binds to `path`, which must not exist yet.
+    /// Binds to `path`, which must not exist yet. On Linux a path starting
+    /// with a NUL byte names an abstract socket instead of a file.
     ///
     /// # Panics
     ///
     /// Outside a runtime with I/O enabled.
     #[track_caller]
     pub fn bind<P: AsRef<Path>>(path: P) -> io::Result<UnixListener> {
-        UnixListener::new(mio::net::UnixListener::bind(path)?)
+        let addr = super::path::socket_addr(path.as_ref())?;
+        UnixListener::bind_addr(&addr)
     }
 
+    /// Binds to `addr`, which may be a path or (on Linux) an abstract
+    /// name.
+    ///
+    /// # Panics
+    ///
+    /// Outside a runtime with I/O enabled.
+    #[track_caller]
+    pub fn bind_addr(addr: &SocketAddr) -> io::Result<UnixListener> {
+        UnixListener::new(mio::net::UnixListener::bind_addr(addr)?)
+    }
+
+    #[track_caller]
     fn new(sys: mio::net::UnixListener) -> io::Result<UnixListener> {
         Ok(UnixListener {
             io: ListenerIo::new(sys)?,

@@ -31,12 +31,11 @@ pub struct UnixStream {
 }
 
 impl UnixStream {
-    /// Connects to the socket bound at `path`.
+    /// Connects to the socket bound at `path` (on Linux, a path starting
+    /// with a NUL byte names an abstract socket).
     pub async fn connect<P: AsRef<Path>>(path: P) -> io::Result<UnixStream> {
-        let sys = mio::net::UnixStream::connect(path)?;
-        Ok(UnixStream {
-            io: StreamIo::connect(sys).await?,
-        })
+        let addr = super::path::socket_addr(path.as_ref())?;
+        UnixStream::connect_addr(&addr).await
     }
 
     /// A pair of connected sockets.
@@ -47,9 +46,27 @@ impl UnixStream {
     #[track_caller]
     pub fn pair() -> io::Result<(UnixStream, UnixStream)> {
         let (a, b) = mio::net::UnixStream::pair()?;
-        Ok((UnixStream::new(a)?, UnixStream::new(b)?))
+        let (a, b) = (UnixStream::new(a)?, UnixStream::new(b)?);
+        // A fresh pair is connected with empty buffers: writable at once.
+        a.io.assume_ready(crate::reactor::Ready::WRITABLE);
+        b.io.assume_ready(crate::reactor::Ready::WRITABLE);
+        Ok((a, b))
     }
 
+    /// Wraps a socket just accepted: it starts out assumed readable and
+    /// writable, so that the first read or write tries the socket instead
+    /// of waiting for the driver's first event (data may have arrived
+    /// before the accept).
+    #[track_caller]
+    pub(crate) fn accepted(sys: mio::net::UnixStream) -> io::Result<UnixStream> {
+        let stream = UnixStream::new(sys)?;
+        stream
+            .io
+            .assume_ready(crate::reactor::Ready::READABLE | crate::reactor::Ready::WRITABLE);
+        Ok(stream)
+    }
+
+    #[track_caller]
     pub(crate) fn new(sys: mio::net::UnixStream) -> io::Result<UnixStream> {
         Ok(UnixStream {
             io: StreamIo::new(sys)?,
@@ -84,6 +101,26 @@ impl UnixStream {
     /// The peer's address.
     pub fn peer_addr(&self) -> io::Result<SocketAddr> {
         self.io.source().peer_addr()
+    }
+
+    /// The credentials of the process that called `connect` or `pair` at
+    /// the other end.
+    pub fn peer_cred(&self) -> io::Result<super::UCred> {
+        super::ucred::peer_cred(std::os::fd::AsFd::as_fd(self))
+    }
+
+    /// Connects to the socket at `addr`, which may be a path or (on Linux)
+    /// an abstract name.
+    pub async fn connect_addr(addr: &SocketAddr) -> io::Result<UnixStream> {
+        UnixStream::connecting(mio::net::UnixStream::connect_addr(addr)?).await
+    }
+
+    /// Waits until `sys`, whose non-blocking connect has started, is
+    /// connected.
+    pub(super) async fn connecting(sys: mio::net::UnixStream) -> io::Result<UnixStream> {
+        Ok(UnixStream {
+            io: StreamIo::connect(sys).await?,
+        })
     }
 }
 
