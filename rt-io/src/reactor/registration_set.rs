@@ -153,24 +153,41 @@ impl RegistrationSet {
     /// tokens still name, under `tick`. Stale tokens and the waker's are
     /// skipped. `resolved` is scratch space the caller keeps between
     /// turns. Returns how many events reached a resource.
+    ///
+    /// Most turns carry one event (a round trip wakes one socket), so the
+    /// first resolved state stays on the stack and only the rest go through
+    /// `resolved`: a lone event costs one lookup, one reference count
+    /// increment and decrement, and no vector traffic.
     pub fn dispatch(
         &self,
         tick: usize,
         events: impl IntoIterator<Item = (mio::Token, Ready)>,
         resolved: &mut Vec<(Arc<ScheduledIo>, Ready)>,
     ) -> usize {
-        {
+        let first = {
             let synced = self.synced();
             if synced.is_shutdown {
                 return 0;
             }
-            for (token, ready) in events {
-                if let Some(io) = synced.get(token) {
-                    resolved.push((io.clone(), ready));
+            let mut events = events.into_iter();
+            let first = events
+                .by_ref()
+                .find_map(|(token, ready)| Some((synced.get(token)?.clone(), ready)));
+            if first.is_some() {
+                for (token, ready) in events {
+                    if let Some(io) = synced.get(token) {
+                        resolved.push((io.clone(), ready));
+                    }
                 }
             }
-        }
-        let dispatched = resolved.len();
+            first
+        };
+        let Some((io, ready)) = first else {
+            return 0;
+        };
+        io.set_readiness(tick, ready);
+        drop(io);
+        let dispatched = 1 + resolved.len();
         for (io, ready) in resolved.drain(..) {
             io.set_readiness(tick, ready);
         }
@@ -221,6 +238,30 @@ mod tests {
             1
         );
         assert!(io.ready_event(Interest::READABLE).ready.is_readable());
+    }
+
+    #[test]
+    fn a_turn_reaches_every_live_token_once_and_skips_stale_ones() {
+        let set = RegistrationSet::new();
+        let (stale, _) = set.allocate().unwrap();
+        assert!(set.release(stale));
+        let (a, io_a) = set.allocate().unwrap();
+        let (b, io_b) = set.allocate().unwrap();
+        let mut scratch = Vec::new();
+        let turn = [
+            (mio::Token(0), Ready::READABLE),
+            (stale, Ready::READABLE),
+            (a, Ready::READABLE),
+            (stale, Ready::WRITABLE),
+            (b, Ready::WRITABLE),
+        ];
+        assert_eq!(set.dispatch(1, turn, &mut scratch), 2);
+        assert!(scratch.is_empty(), "the scratch space is drained");
+        assert!(io_a.ready_event(Interest::READABLE).ready.is_readable());
+        assert!(io_b.ready_event(Interest::WRITABLE).ready.is_writable());
+        assert!(io_a.ready_event(Interest::WRITABLE).ready.is_empty());
+        assert_eq!(set.dispatch(2, [(stale, Ready::READABLE)], &mut scratch), 0);
+        assert_eq!(set.dispatch(3, [], &mut scratch), 0);
     }
 
     #[test]
