@@ -1,0 +1,6 @@
+//! The workload compiled against tokio.
+
+use tokio as tk;
+
+#[path = "sleepers.rs"]
+pub mod sleepers;
