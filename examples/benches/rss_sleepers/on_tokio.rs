@@ -2,5 +2,7 @@
 
 use tokio as tk;
 
+#[path = "../runtime/workloads/far_sleep.rs"]
+mod far_sleep;
 #[path = "sleepers.rs"]
 pub mod sleepers;

@@ -1,12 +1,11 @@
 //! The workload, written once against the crate alias `tk`: build the
 //! runtime, spawn the tasks, wait until each is parked in its sleep.
 
-use std::future::{poll_fn, Future};
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Arc;
-use std::task::Poll;
 use std::time::Duration;
 
+use super::far_sleep::sleep_after_registering;
 use super::tk;
 
 /// Far enough that no sleep fires while it is measured.
@@ -33,18 +32,9 @@ pub fn hold(workers: usize, tasks: usize, rss: fn() -> u64) -> (u64, u64) {
     let after = rt.block_on(async move {
         for _ in 0..tasks {
             let parked = parked.clone();
-            tk::spawn(async move {
-                let sleep = tk::time::sleep(FAR);
-                tk::pin!(sleep);
-                // Registered with the timer, then counted.
-                poll_fn(|cx| {
-                    let _ = sleep.as_mut().poll(cx);
-                    Poll::Ready(())
-                })
-                .await;
+            tk::spawn(sleep_after_registering(FAR, move || {
                 parked.fetch_add(1, Ordering::Relaxed);
-                sleep.await;
-            });
+            }));
         }
         while parked.load(Ordering::Relaxed) < tasks {
             tk::task::yield_now().await;
