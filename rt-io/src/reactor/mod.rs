@@ -22,7 +22,7 @@ mod scheduled_io;
 pub use driver::{base_driver, base_driver_with_capacity, IoDriver, DEFAULT_EVENTS_CAPACITY};
 pub use handle::IoHandle;
 pub use ready::{Interest, Ready, ERROR_EVENT};
-pub use registration_set::RegistrationSet;
+pub use registration_set::{RegistrationSet, Resolved};
 pub use scheduled_io::{Direction, Readiness, ReadyEvent, ScheduledIo, TICK_MASK};
 
 pub(crate) use poll_evented::PollEvented;
