@@ -7,7 +7,7 @@
 
 use rt_core::loom::sync::Arc;
 use rt_core::loom::thread;
-use rt_io::reactor::{Direction, RegistrationSet, Resolved};
+use rt_io::reactor::{Direction, RegistrationSet, Resolved, ScheduledIo};
 use rt_io::{Interest, Ready};
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::task::{Context, Wake, Waker};
@@ -21,6 +21,27 @@ impl Wake for Count {
     }
 }
 
+/// Releases `old` and drops its state, registers a new resource in the
+/// same slot and polls it for `direction` with a counting waker: the new
+/// state, the waker's count and whether the poll was pending.
+fn reuse_and_watch(
+    set: &RegistrationSet,
+    old: mio::Token,
+    old_io: std::sync::Arc<ScheduledIo>,
+    direction: Direction,
+) -> (std::sync::Arc<ScheduledIo>, std::sync::Arc<Count>, bool) {
+    assert!(set.release(old));
+    drop(old_io);
+    let (new, new_io) = set.allocate().unwrap();
+    assert_ne!(new, old);
+    let count = std::sync::Arc::new(Count(AtomicUsize::new(0)));
+    let waker = Waker::from(count.clone());
+    let pending = new_io
+        .poll_readiness(&mut Context::from_waker(&waker), direction)
+        .is_pending();
+    (new_io, count, pending)
+}
+
 #[test]
 fn stale_dispatch_racing_release_and_reuse_misses_the_new_registration() {
     loom::model(|| {
@@ -32,15 +53,7 @@ fn stale_dispatch_racing_release_and_reuse_misses_the_new_registration() {
         };
         // The resource drops and a new one takes over its slot while the
         // driver holds an event for the old token.
-        assert!(set.release(old));
-        drop(old_io);
-        let (new, new_io) = set.allocate().unwrap();
-        assert_ne!(new, old);
-        let count = std::sync::Arc::new(Count(AtomicUsize::new(0)));
-        let waker = Waker::from(count.clone());
-        let pending = new_io
-            .poll_readiness(&mut Context::from_waker(&waker), Direction::Read)
-            .is_pending();
+        let (new_io, count, pending) = reuse_and_watch(&set, old, old_io, Direction::Read);
 
         let dispatched = driver.join().unwrap();
         assert!(dispatched <= 1);
@@ -83,15 +96,7 @@ fn memoised_stale_token_racing_release_and_reuse_misses_the_new_registration() {
                 (dispatched, memo)
             })
         };
-        assert!(set.release(old));
-        drop(old_io);
-        let (new, new_io) = set.allocate().unwrap();
-        assert_ne!(new, old);
-        let count = std::sync::Arc::new(Count(AtomicUsize::new(0)));
-        let waker = Waker::from(count.clone());
-        let pending = new_io
-            .poll_readiness(&mut Context::from_waker(&waker), Direction::Write)
-            .is_pending();
+        let (new_io, count, pending) = reuse_and_watch(&set, old, old_io, Direction::Write);
 
         let (dispatched, mut memo) = driver.join().unwrap();
         assert!(dispatched <= 1);
