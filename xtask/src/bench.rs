@@ -1,6 +1,13 @@
 //! `cargo xtask bench [ARGS]`: the side-by-side rt/tokio benchmark, in
 //! release, with the table on the terminal and `report.md` plus
 //! `ratios.svg` under `target/bench/`.
+//!
+//! `cargo xtask bench --instructions` also runs every current-thread and
+//! one-worker case once per runtime under `valgrind --tool=callgrind` and
+//! puts the instruction counts of the measured region, and their ratio,
+//! beside the times (the callgrind files stay in
+//! `target/bench/callgrind/` for `callgrind_annotate`). Without valgrind on
+//! the `PATH` those cells say so and the times are reported as usual.
 
 use crate::cargo::{cargo, workspace_root};
 
@@ -8,7 +15,8 @@ use crate::cargo::{cargo, workspace_root};
 const SUITE: &str = "runtime";
 
 /// Runs the suite. `args` go to the harness unchanged (`--filter NAME`,
-/// `--samples N`, `--runtime rt|tokio`, `--smoke`, `--help`); an `--out`
+/// `--samples N`, `--runtime rt|tokio`, `--smoke`, `--instructions`,
+/// `--help`); an `--out`
 /// among them overrides the default report directory.
 pub fn bench(args: &[String]) -> Result<(), String> {
     let out = workspace_root().join("target").join("bench");

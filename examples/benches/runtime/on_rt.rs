@@ -10,6 +10,8 @@ mod build;
 pub mod codec;
 #[path = "workloads/echo_fleet.rs"]
 pub mod echo_fleet;
+#[path = "workloads/far_sleep.rs"]
+mod far_sleep;
 #[path = "workloads/fs.rs"]
 pub mod fs;
 #[path = "workloads/io.rs"]

@@ -4,7 +4,8 @@
 
 use super::handle::IoHandle;
 use super::ready::Ready;
-use super::scheduled_io::{ScheduledIo, TICK_MASK};
+use super::registration_set::Resolved;
+use super::scheduled_io::TICK_MASK;
 use rt_core::runtime::{Driver, DriverHandles, Unpark};
 use std::io;
 use std::sync::Arc;
@@ -22,9 +23,9 @@ pub struct IoDriver {
     /// the kernel for a later turn.
     busy_events: Option<mio::Events>,
     handle: Arc<IoHandle>,
-    /// The states a turn's events name, resolved under the registrations'
-    /// lock and kept between turns for its capacity.
-    resolved: Vec<(Arc<ScheduledIo>, Ready)>,
+    /// The driver's memo of resolved states and its scratch vectors, kept
+    /// between turns.
+    resolved: Resolved,
     tick: usize,
     is_shutdown: bool,
 }
@@ -42,7 +43,7 @@ impl IoDriver {
             events: mio::Events::with_capacity(nevents.max(1)),
             busy_events: None,
             handle: handle.clone(),
-            resolved: Vec::new(),
+            resolved: Resolved::new(),
             tick: 0,
             is_shutdown: false,
         };

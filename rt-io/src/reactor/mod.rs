@@ -28,7 +28,7 @@ pub use handle::IoHandle;
 /// shut down; rt-core owns that error.
 pub use rt_core::runtime::is_rt_shutdown_err;
 pub use ready::{Interest, Ready, ERROR_EVENT};
-pub use registration_set::RegistrationSet;
+pub use registration_set::{RegistrationSet, Resolved};
 pub use scheduled_io::{Direction, Readiness, ReadyEvent, ScheduledIo, TICK_MASK};
 
 pub(crate) use poll_evented::PollEvented;

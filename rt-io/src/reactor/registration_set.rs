@@ -20,6 +20,21 @@
 //! reused meanwhile hands its new state to nobody in this turn: the driver
 //! holds the old one, which it may still mark ready, unobserved.
 //!
+//! # The driver's memo
+//!
+//! Taking the lock, checking the generation and cloning the state's `Arc`
+//! for every event costs about as much as setting the readiness itself. So
+//! the driver keeps the states it resolved in a small table of its own
+//! ([`Resolved`]), by exact token: an event whose token is there is
+//! dispatched without the lock. The memo can only name the state its
+//! token named when it was resolved, so a stale token still never reaches
+//! a newer registration of the slot (that one has another token). What the
+//! memo could do is keep a released state alive, and mark it ready,
+//! unobserved, as a turn that resolved it just before the release would.
+//! To bound that, every release (and the shutdown) bumps an epoch, and a
+//! turn that finds the epoch moved empties the memo before its first
+//! lookup: a released state is held at most until the next turn begins.
+//!
 //! # Generation wrap
 //!
 //! Generations wrap within their bits (32 on 64-bit targets, 12 on
@@ -35,6 +50,7 @@
 use super::handle::shutdown_error;
 use super::ready::Ready;
 use super::scheduled_io::ScheduledIo;
+use rt_core::loom::sync::atomic::{AtomicUsize, Ordering};
 use rt_core::loom::sync::{Mutex, MutexGuard};
 use std::io;
 use std::sync::Arc;
@@ -44,10 +60,72 @@ const INDEX_BITS: u32 = if usize::BITS >= 64 { 32 } else { 20 };
 const INDEX_MASK: usize = (1 << INDEX_BITS) - 1;
 const GENERATION_MASK: usize = usize::MAX >> INDEX_BITS;
 
+/// Entries of the driver's memo; a power of two, indexed by slot, so that
+/// up to this many registrations never evict each other (16 KiB per
+/// driver, allocated at its first event).
+const MEMO_SLOTS: usize = 1024;
+
 /// The registrations of one reactor, by token.
 #[derive(Debug, Default)]
 pub struct RegistrationSet {
     synced: Mutex<Synced>,
+    /// Moves on after every release and at shutdown: the driver's memo is
+    /// emptied when it finds it moved.
+    epoch: AtomicUsize,
+}
+
+/// The driver's scratch space, kept between turns: the states it resolved
+/// lately, by token (see "The driver's memo" above), and the vectors a
+/// turn's other events pass through.
+#[derive(Debug, Default)]
+pub struct Resolved {
+    epoch: usize,
+    memo: Vec<Option<(mio::Token, Arc<ScheduledIo>)>>,
+    /// Indices of the memo's filled entries, so that forgetting costs what
+    /// was memoised, not the table's size.
+    filled: Vec<usize>,
+    missed: Vec<(mio::Token, Ready)>,
+    found: Vec<(mio::Token, Arc<ScheduledIo>, Ready)>,
+}
+
+impl Resolved {
+    /// An empty memo.
+    pub fn new() -> Resolved {
+        Resolved::default()
+    }
+
+    fn index(token: mio::Token) -> usize {
+        token.0 & (MEMO_SLOTS - 1)
+    }
+
+    /// The state memoised for exactly `token`.
+    fn get(&self, token: mio::Token) -> Option<&Arc<ScheduledIo>> {
+        match self.memo.get(Resolved::index(token)) {
+            Some(Some((memo, io))) if *memo == token => Some(io),
+            _ => None,
+        }
+    }
+
+    /// Memoises `io` for `token`, returning the state it evicts (to be
+    /// dropped by the caller, outside any lock).
+    fn insert(&mut self, token: mio::Token, io: Arc<ScheduledIo>) -> Option<Arc<ScheduledIo>> {
+        if self.memo.is_empty() {
+            self.memo.resize_with(MEMO_SLOTS, || None);
+        }
+        let index = Resolved::index(token);
+        let entry = &mut self.memo[index];
+        if entry.is_none() {
+            self.filled.push(index);
+        }
+        entry.replace((token, io)).map(|(_, evicted)| evicted)
+    }
+
+    /// Forgets every memoised state.
+    fn forget(&mut self) {
+        for index in self.filled.drain(..) {
+            self.memo[index] = None;
+        }
+    }
 }
 
 #[derive(Debug, Default)]
@@ -143,6 +221,7 @@ impl RegistrationSet {
             synced.free.push(index);
             io
         };
+        self.epoch.fetch_add(1, Ordering::Release);
         // Dropped outside the lock: a state may be the last owner of
         // wakers left behind by a waiter.
         drop(released);
@@ -151,29 +230,55 @@ impl RegistrationSet {
 
     /// Driver side: sets `(token, readiness)` events on the states their
     /// tokens still name, under `tick`. Stale tokens and the waker's are
-    /// skipped. `resolved` is scratch space the caller keeps between
-    /// turns. Returns how many events reached a resource.
+    /// skipped. Tokens in the driver's memo are dispatched without the
+    /// lock; the others are resolved under it, all at once, and memoised.
+    /// Returns how many events reached a resource.
     pub fn dispatch(
         &self,
         tick: usize,
         events: impl IntoIterator<Item = (mio::Token, Ready)>,
-        resolved: &mut Vec<(Arc<ScheduledIo>, Ready)>,
+        resolved: &mut Resolved,
     ) -> usize {
+        let epoch = self.epoch.load(Ordering::Acquire);
+        if resolved.epoch != epoch {
+            // A release (or the shutdown) happened since the memo was
+            // filled: forget it all rather than hold a released state.
+            resolved.forget();
+            resolved.epoch = epoch;
+        }
+        let mut dispatched = 0;
+        for (token, ready) in events {
+            match resolved.get(token) {
+                Some(io) => {
+                    io.set_readiness(tick, ready);
+                    dispatched += 1;
+                }
+                None => resolved.missed.push((token, ready)),
+            }
+        }
+        if resolved.missed.is_empty() {
+            return dispatched;
+        }
         {
             let synced = self.synced();
             if synced.is_shutdown {
-                return 0;
+                resolved.missed.clear();
+                return dispatched;
             }
-            for (token, ready) in events {
+            for (token, ready) in resolved.missed.drain(..) {
                 if let Some(io) = synced.get(token) {
-                    resolved.push((io.clone(), ready));
+                    resolved.found.push((token, io.clone(), ready));
                 }
             }
         }
-        let dispatched = resolved.len();
-        for (io, ready) in resolved.drain(..) {
+        let mut found = std::mem::take(&mut resolved.found);
+        for (token, io, ready) in found.drain(..) {
             io.set_readiness(tick, ready);
+            dispatched += 1;
+            // The evicted state, if any, is dropped here, outside the lock.
+            drop(resolved.insert(token, io));
         }
+        resolved.found = found;
         dispatched
     }
 
@@ -186,6 +291,7 @@ impl RegistrationSet {
                 return;
             }
             synced.is_shutdown = true;
+            self.epoch.fetch_add(1, Ordering::Release);
             synced.free.clear();
             std::mem::take(&mut synced.slots)
                 .into_iter()
@@ -212,15 +318,63 @@ mod tests {
         assert_eq!(split(new).unwrap().0, split(old).unwrap().0);
         assert_ne!(new, old);
         assert_eq!(
-            set.dispatch(1, [(old, Ready::READABLE)], &mut Vec::new()),
+            set.dispatch(1, [(old, Ready::READABLE)], &mut Resolved::new()),
             0
         );
         assert!(io.ready_event(Interest::READABLE).ready.is_empty());
         assert_eq!(
-            set.dispatch(2, [(new, Ready::READABLE)], &mut Vec::new()),
+            set.dispatch(2, [(new, Ready::READABLE)], &mut Resolved::new()),
             1
         );
         assert!(io.ready_event(Interest::READABLE).ready.is_readable());
+    }
+
+    #[test]
+    fn a_turn_reaches_every_live_token_once_and_skips_stale_ones() {
+        let set = RegistrationSet::new();
+        let (stale, _) = set.allocate().unwrap();
+        assert!(set.release(stale));
+        let (a, io_a) = set.allocate().unwrap();
+        let (b, io_b) = set.allocate().unwrap();
+        let mut scratch = Resolved::new();
+        let turn = [
+            (mio::Token(0), Ready::READABLE),
+            (stale, Ready::READABLE),
+            (a, Ready::READABLE),
+            (stale, Ready::WRITABLE),
+            (b, Ready::WRITABLE),
+        ];
+        assert_eq!(set.dispatch(1, turn, &mut scratch), 2);
+        assert!(scratch.missed.is_empty() && scratch.found.is_empty());
+        assert!(io_a.ready_event(Interest::READABLE).ready.is_readable());
+        assert!(io_b.ready_event(Interest::WRITABLE).ready.is_writable());
+        assert!(io_a.ready_event(Interest::WRITABLE).ready.is_empty());
+        assert_eq!(set.dispatch(2, [(stale, Ready::READABLE)], &mut scratch), 0);
+        assert_eq!(set.dispatch(3, [], &mut scratch), 0);
+    }
+
+    #[test]
+    fn the_memo_serves_live_tokens_and_forgets_after_a_release() {
+        let set = RegistrationSet::new();
+        let (a, io_a) = set.allocate().unwrap();
+        let (b, _io_b) = set.allocate().unwrap();
+        let mut memo = Resolved::new();
+        assert_eq!(set.dispatch(1, [(a, Ready::READABLE)], &mut memo), 1);
+        assert!(memo.get(a).is_some(), "resolved once, memoised");
+        // A hit goes to the very state the token was resolved to.
+        io_a.clear_readiness(io_a.ready_event(Interest::READABLE));
+        assert_eq!(set.dispatch(2, [(a, Ready::READABLE)], &mut memo), 1);
+        assert!(io_a.ready_event(Interest::READABLE).ready.is_readable());
+        // Releasing any token empties the memo at the next turn, so the
+        // released state is not held and its token resolves as stale.
+        assert!(set.release(a));
+        assert_eq!(set.dispatch(3, [(b, Ready::READABLE)], &mut memo), 1);
+        assert!(memo.get(a).is_none());
+        assert_eq!(std::sync::Arc::strong_count(&io_a), 1);
+        let (reused, io_new) = set.allocate().unwrap();
+        assert_eq!(reused.0 & INDEX_MASK, a.0 & INDEX_MASK);
+        assert_eq!(set.dispatch(4, [(a, Ready::READABLE)], &mut memo), 0);
+        assert!(io_new.ready_event(Interest::READABLE).ready.is_empty());
     }
 
     #[test]
@@ -255,7 +409,7 @@ mod tests {
         assert!(set.allocate().is_err());
         assert!(!set.release(token));
         assert_eq!(
-            set.dispatch(1, [(token, Ready::READABLE)], &mut Vec::new()),
+            set.dispatch(1, [(token, Ready::READABLE)], &mut Resolved::new()),
             0
         );
     }

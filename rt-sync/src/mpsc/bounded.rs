@@ -86,7 +86,13 @@ impl<T> Sender<T> {
     /// waiting senders is lost. Use [`reserve`](Self::reserve) and then
     /// [`Permit::send`] to keep the value when cancelled.
     pub async fn send(&self, value: T) -> Result<(), SendError<T>> {
-        match self.chan.reserve(1).await {
+        // A free slot is taken without building the queued reservation;
+        // only a full channel pays for that.
+        let granted = match std::future::poll_fn(|cx| self.chan.poll_take_free_slot(cx)).await {
+            Some(granted) => granted,
+            None => self.chan.reserve(1).await,
+        };
+        match granted {
             Ok(()) => {
                 self.chan.push_permitted(value);
                 Ok(())

@@ -200,6 +200,24 @@ impl<T> Tx<T, BoundedSemaphore> {
         self.chan.semaphore.bound
     }
 
+    /// The first step of a send: one free permit taken in a single atomic
+    /// step, charged to the task's budget as a granted [`reserve`] is.
+    /// `Ready(None)` when none is free: the caller queues with `reserve`
+    /// (the budget unit is given back, `reserve` charges its own).
+    ///
+    /// [`reserve`]: Self::reserve
+    #[inline]
+    pub(super) fn poll_take_free_slot(&self, cx: &mut Context<'_>) -> Poll<Option<Result<(), ()>>> {
+        let progress = ready!(coop::poll_proceed(cx));
+        let granted = match self.semaphore().try_acquire(1) {
+            Ok(()) => Ok(()),
+            Err(ll::TryAcquireError::Closed) => Err(()),
+            Err(ll::TryAcquireError::NoPermits) => return Poll::Ready(None),
+        };
+        progress.made_progress();
+        Poll::Ready(Some(granted))
+    }
+
     /// Takes `n` permits, failing if the channel is or becomes closed.
     pub(super) fn reserve(&self, n: usize) -> Reserve<'_, T> {
         Reserve {

@@ -12,10 +12,16 @@
 //! dev-dependency. [`mailbox`] is a runtime-agnostic channel so that both
 //! runtimes are measured with the very same synchronization code, and
 //! [`alloc`] counts heap bytes for the memory workloads.
+//!
+//! With `--instructions` the current-thread and one-worker cases are also
+//! run under callgrind ([`instructions`]); workloads mark the region that
+//! both the clock and the instruction count cover with a [`Stopwatch`].
 
 pub mod alloc;
+pub mod instructions;
 pub mod mailbox;
 mod options;
+mod region;
 mod report;
 mod runner;
 mod stats;
@@ -24,6 +30,7 @@ pub mod versus;
 mod workload;
 
 pub use options::{Options, OptionsError, Side};
+pub use region::Stopwatch;
 pub use report::{console_table, markdown_report};
 pub use runner::{main, run, CaseResult};
 pub use stats::{geometric_mean, median, percentile};

@@ -1,8 +1,12 @@
 //! The benchmark command line.
 //!
 //! ```text
-//! runtime [--smoke] [--filter NAME] [--samples N] [--out DIR]
+//! runtime [--smoke] [--filter NAME] [--samples N] [--out DIR] [--instructions]
 //! ```
+//!
+//! `--callgrind-child CASE` is the harness talking to itself: the
+//! instruction mode starts the binary under callgrind with it to run one
+//! case once.
 //!
 //! `cargo bench` appends `--bench` to the arguments of a benchmark without
 //! the libtest harness; it is accepted and ignored.
@@ -34,6 +38,12 @@ pub struct Options {
     pub only: Option<Side>,
     /// `--help` was given: print the usage and do nothing else.
     pub help: bool,
+    /// Also count instructions under callgrind for the current-thread and
+    /// one-worker cases.
+    pub instructions: bool,
+    /// Run only this case (`name/flavor`, exactly), once, without warm-up
+    /// or report: the child process of the instruction mode.
+    pub callgrind_child: Option<String>,
 }
 
 /// One of the two runtimes under comparison.
@@ -48,12 +58,16 @@ pub enum Side {
 /// The usage text printed for `--help` and after a command-line error.
 pub const USAGE: &str = "\
 usage: runtime [--smoke] [--filter NAME] [--samples N] [--out DIR] [--runtime rt|tokio]
+               [--instructions]
   --smoke          run every workload once at a tiny size; no timings, no report
   --filter NAME    only workloads whose name (or name/flavor) contains NAME;
                    several NAMEs separated by commas select any of them
   --samples N      samples per runtime and case (default 40, 1..=10000)
   --out DIR        directory for report.md and ratios.svg (default target/bench)
-  --runtime R      run only rt or only tokio (for profiling); no ratios";
+  --runtime R      run only rt or only tokio (for profiling); no ratios
+  --instructions   also run each current-thread and 1-worker case once per
+                   runtime under valgrind's callgrind and report instruction
+                   counts of the measured region beside the times";
 
 /// A command line the harness cannot run.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -100,12 +114,21 @@ impl Options {
             out_dir: default_out,
             only: None,
             help: false,
+            instructions: false,
+            callgrind_child: None,
         };
         let mut args = args.into_iter();
         while let Some(arg) = args.next() {
             match arg.as_str() {
                 "--smoke" => options.smoke = true,
                 "--bench" => {}
+                "--instructions" => options.instructions = true,
+                "--callgrind-child" => {
+                    let value = args
+                        .next()
+                        .ok_or(OptionsError::MissingValue("--callgrind-child"))?;
+                    options.callgrind_child = Some(value);
+                }
                 "-h" | "--help" => options.help = true,
                 "--filter" => {
                     let value = args.next().ok_or(OptionsError::MissingValue("--filter"))?;
@@ -139,6 +162,9 @@ impl Options {
     /// Whether the case `name` on `flavor` passes `--filter` (any of its
     /// comma-separated parts).
     pub fn selects(&self, name: &str, flavor: impl fmt::Display) -> bool {
+        if let Some(case) = &self.callgrind_child {
+            return *case == format!("{name}/{flavor}");
+        }
         match &self.filter {
             None => true,
             Some(filter) => {
@@ -164,6 +190,21 @@ mod tests {
         assert_eq!(o.filter, None);
         assert_eq!(o.samples, DEFAULT_SAMPLES);
         assert_eq!(o.out_dir, PathBuf::from("out"));
+        assert!(!o.instructions);
+        assert_eq!(o.callgrind_child, None);
+    }
+
+    #[test]
+    fn instruction_mode_and_its_child() {
+        assert!(parse(&["--instructions"]).unwrap().instructions);
+        let child = parse(&["--callgrind-child", "ping_pong/current"]).unwrap();
+        assert!(child.selects("ping_pong", "current"));
+        assert!(!child.selects("ping_pong", "multi-1"));
+        assert!(!child.selects("ping", "current"));
+        assert_eq!(
+            parse(&["--callgrind-child"]),
+            Err(OptionsError::MissingValue("--callgrind-child"))
+        );
     }
 
     #[test]

@@ -7,12 +7,17 @@
 //! alternate rt and tokio, and which runtime goes first flips every round,
 //! so that neither always runs on a machine its rival just warmed or
 //! heated.
+//!
+//! With `--instructions`, each current-thread and one-worker case is then
+//! run once more per runtime, in a child process under callgrind
+//! ([`super::instructions`]).
 
 use std::fs;
 use std::io::{self, Write};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
+use super::instructions::{count_case, counted, valgrind_missing, Count, Instructions};
 use super::options::{Options, Side, USAGE};
 use super::report::{console_table, markdown_report};
 use super::stats::median;
@@ -35,6 +40,9 @@ pub struct CaseResult {
     pub rt: Vec<f64>,
     /// tokio's samples, in run order.
     pub tokio: Vec<f64>,
+    /// Both runtimes' instruction counts, for the cases the instruction
+    /// mode counts.
+    pub instructions: Option<Instructions>,
 }
 
 impl CaseResult {
@@ -54,6 +62,11 @@ impl CaseResult {
         let (rt, tokio) = (self.rt_median()?, self.tokio_median()?);
         (tokio > 0.0).then(|| rt / tokio)
     }
+
+    /// rt's instruction count over tokio's, when both were counted.
+    pub fn instruction_ratio(&self) -> Option<f64> {
+        self.instructions.as_ref()?.ratio()
+    }
 }
 
 /// Runs every case of `workloads` that `options` selects and returns their
@@ -68,12 +81,31 @@ pub fn run(
         .flat_map(|w| w.flavors.iter().map(move |f| (w, *f)))
         .filter(|(w, f)| options.selects(w.name, f))
         .collect();
+    let counting = options.instructions && options.callgrind_child.is_none();
+    let no_valgrind = if counting { valgrind_missing() } else { None };
     let mut results = Vec::with_capacity(cases.len());
     for (index, (workload, flavor)) in cases.iter().enumerate() {
         let label = format!("{}/{}", workload.name, flavor);
         write!(progress, "[{:>2}/{}] {label:<32} ", index + 1, cases.len())?;
         progress.flush()?;
-        let result = run_case(workload, *flavor, options, progress)?;
+        let mut result = run_case(workload, *flavor, options, progress)?;
+        if counting && counted(*flavor, workload.unit) {
+            let instructions = count_both(&label, options, no_valgrind.as_deref());
+            if let Some(ratio) = instructions.ratio() {
+                write!(
+                    progress,
+                    " [instr rt {}  tokio {}  rt/tokio {ratio:.3}]",
+                    instructions.rt, instructions.tokio
+                )?;
+            } else {
+                write!(
+                    progress,
+                    " [instr rt: {}; tokio: {}]",
+                    instructions.rt, instructions.tokio
+                )?;
+            }
+            result.instructions = Some(instructions);
+        }
         match (result.rt_median(), result.tokio_median(), result.ratio()) {
             _ if options.smoke => writeln!(progress, " ok")?,
             (Some(rt), Some(tokio), Some(ratio)) => writeln!(
@@ -96,6 +128,20 @@ pub fn run(
     Ok(results)
 }
 
+/// Both runtimes' counts for case `label`, or the reason there are none.
+fn count_both(label: &str, options: &Options, no_valgrind: Option<&str>) -> Instructions {
+    let dir = options.out_dir.join("callgrind");
+    let count = |side: Side| match (no_valgrind, options.only) {
+        (Some(why), _) => Count::Missing(why.to_string()),
+        (None, Some(only)) if only != side => Count::Missing("not run".to_string()),
+        (None, _) => count_case(label, side, &dir),
+    };
+    Instructions {
+        rt: count(Side::Rt),
+        tokio: count(Side::Tokio),
+    }
+}
+
 fn run_case(
     workload: &Workload,
     flavor: Flavor,
@@ -106,14 +152,17 @@ fn run_case(
         flavor,
         smoke: options.smoke,
     };
-    let samples = match (options.smoke, workload.unit) {
+    // The callgrind child runs its case once: the instruction count does
+    // not need a median.
+    let child = options.callgrind_child.is_some();
+    let samples = match (options.smoke || child, workload.unit) {
         (true, _) => 1,
         (false, Unit::BytesPerTask) => options.samples.min(MEMORY_SAMPLES),
         (false, Unit::Nanos) => options.samples,
     };
     let run_rt = options.only != Some(Side::Tokio);
     let run_tokio = options.only != Some(Side::Rt);
-    if !options.smoke {
+    if !options.smoke && !child {
         if run_rt {
             (workload.run_rt)(&size);
         }
@@ -127,6 +176,7 @@ fn run_case(
         unit: workload.unit,
         rt: Vec::with_capacity(samples),
         tokio: Vec::with_capacity(samples),
+        instructions: None,
     };
     for round in 0..samples {
         let rt_first = round % 2 == 0;
@@ -183,6 +233,9 @@ fn run_and_report(title: &str, workloads: &[Workload], options: &Options) -> io:
     }
     if options.smoke {
         println!("{title}: smoke run of {} cases passed", results.len());
+        return Ok(());
+    }
+    if options.callgrind_child.is_some() {
         return Ok(());
     }
     print!("{}", console_table(&results));
@@ -293,6 +346,7 @@ mod tests {
             unit: Unit::Nanos,
             rt: vec![3.0],
             tokio: vec![],
+            instructions: None,
         };
         assert_eq!(r.ratio(), None);
         r.tokio = vec![0.0];

@@ -3,7 +3,9 @@
 //! One horizontal bar per case, on a logarithmic axis centred on 1 so that
 //! "twice as fast" and "twice as slow" are bars of the same length: bars to
 //! the left (green) are cases where rt is faster, bars to the right (red)
-//! where tokio is. Grid lines sit on powers of two.
+//! where tokio is. Grid lines sit on powers of two. A case with instruction
+//! counts gets a second, paler bar under its time bar: the instruction
+//! ratio, which the machine's load does not move.
 
 use std::fmt::Write;
 
@@ -36,14 +38,19 @@ fn axis_limit(ratios: &[f64]) -> f64 {
 
 /// An SVG document with one bar per case that has a ratio.
 pub fn ratio_chart(title: &str, results: &[CaseResult]) -> String {
-    let bars: Vec<(String, f64)> = results
+    let usable = |x: &f64| x.is_finite() && *x > 0.0;
+    let bars: Vec<(String, f64, Option<f64>)> = results
         .iter()
         .filter_map(|r| {
-            let ratio = r.ratio().filter(|x| x.is_finite() && *x > 0.0)?;
-            Some((format!("{}/{}", r.workload, r.flavor), ratio))
+            let ratio = r.ratio().filter(usable)?;
+            let instructions = r.instruction_ratio().filter(usable);
+            Some((format!("{}/{}", r.workload, r.flavor), ratio, instructions))
         })
         .collect();
-    let ratios: Vec<f64> = bars.iter().map(|(_, r)| *r).collect();
+    let ratios: Vec<f64> = bars
+        .iter()
+        .flat_map(|(_, r, i)| std::iter::once(*r).chain(*i))
+        .collect();
     let limit = axis_limit(&ratios);
     let span = 2.0 * limit.log2();
     let x_of = |ratio: f64| {
@@ -65,7 +72,7 @@ pub fn ratio_chart(title: &str, results: &[CaseResult]) -> String {
     );
     let _ = writeln!(
         svg,
-        r#"<text x="{}" y="20" font-size="15" text-anchor="middle">{}: rt / tokio (median time or bytes; left of 1 = rt better)</text>"#,
+        r#"<text x="{}" y="20" font-size="15" text-anchor="middle">{}: rt / tokio (median time or bytes; pale: instructions; left of 1 = rt better)</text>"#,
         width / 2.0,
         escape(title)
     );
@@ -95,11 +102,8 @@ pub fn ratio_chart(title: &str, results: &[CaseResult]) -> String {
         );
         power *= 2.0;
     }
-    for (row, (label, ratio)) in bars.iter().enumerate() {
+    for (row, (label, ratio, instructions)) in bars.iter().enumerate() {
         let y = TOP + ROW_HEIGHT * row as f64;
-        let (one, end) = (x_of(1.0), x_of(*ratio));
-        let (x, bar_width) = (one.min(end), (end - one).abs().max(1.0));
-        let colour = if *ratio <= 1.0 { "#2a9d3f" } else { "#c8372d" };
         let _ = writeln!(
             svg,
             r#"<text x="{}" y="{:.1}" text-anchor="end">{}</text>"#,
@@ -107,25 +111,52 @@ pub fn ratio_chart(title: &str, results: &[CaseResult]) -> String {
             y + 14.0,
             escape(label)
         );
-        let _ = writeln!(
-            svg,
-            r#"<rect x="{x:.1}" y="{:.1}" width="{bar_width:.1}" height="{:.1}" fill="{colour}"/>"#,
-            y + 3.0,
-            ROW_HEIGHT - 6.0
-        );
-        let (text_x, anchor) = if *ratio <= 1.0 {
-            (x - 4.0, "end")
-        } else {
-            (x + bar_width + 4.0, "start")
+        // With an instruction ratio the row is split: time above, pale
+        // instruction bar below.
+        let (time_top, time_height) = match instructions {
+            Some(_) => (y + 2.0, 9.0),
+            None => (y + 3.0, ROW_HEIGHT - 6.0),
         };
-        let _ = writeln!(
-            svg,
-            r#"<text x="{text_x:.1}" y="{:.1}" text-anchor="{anchor}" font-size="11">{ratio:.2}</text>"#,
-            y + 14.0
-        );
+        let colours = ["#2a9d3f", "#c8372d"];
+        bar(&mut svg, &x_of, *ratio, time_top, time_height, colours, "");
+        if let Some(instructions) = instructions {
+            let colours = ["#96d3a3", "#eba39c"];
+            bar(&mut svg, &x_of, *instructions, y + 12.0, 6.0, colours, "i ");
+        }
     }
     svg.push_str("</svg>\n");
     svg
+}
+
+/// One bar from 1 to `ratio`, `colours` = [rt better, tokio better], with
+/// its value (after `prefix`) written beyond its end.
+fn bar(
+    svg: &mut String,
+    x_of: &dyn Fn(f64) -> f64,
+    ratio: f64,
+    top: f64,
+    height: f64,
+    colours: [&str; 2],
+    prefix: &str,
+) {
+    let (one, end) = (x_of(1.0), x_of(ratio));
+    let (x, bar_width) = (one.min(end), (end - one).abs().max(1.0));
+    let colour = if ratio <= 1.0 { colours[0] } else { colours[1] };
+    let _ = writeln!(
+        svg,
+        r#"<rect x="{x:.1}" y="{top:.1}" width="{bar_width:.1}" height="{height:.1}" fill="{colour}"/>"#
+    );
+    let (text_x, anchor) = if ratio <= 1.0 {
+        (x - 4.0, "end")
+    } else {
+        (x + bar_width + 4.0, "start")
+    };
+    let _ = writeln!(
+        svg,
+        r#"<text x="{text_x:.1}" y="{:.1}" text-anchor="{anchor}" font-size="{}">{prefix}{ratio:.2}</text>"#,
+        top + height - 1.0,
+        if prefix.is_empty() { 11 } else { 8 },
+    );
 }
 
 #[cfg(test)]
@@ -140,7 +171,22 @@ mod tests {
             unit: Unit::Nanos,
             rt: vec![rt],
             tokio: vec![tokio],
+            instructions: None,
         }
+    }
+
+    #[test]
+    fn instruction_ratios_get_a_pale_bar() {
+        use crate::instructions::{Count, Instructions};
+        let mut c = case("counted", 1.0, 2.0);
+        c.instructions = Some(Instructions {
+            rt: Count::Region(103),
+            tokio: Count::Region(100),
+        });
+        let svg = ratio_chart("runtime", &[c]);
+        assert_eq!(svg.matches("fill=\"#2a9d3f\"").count(), 1);
+        assert_eq!(svg.matches("fill=\"#eba39c\"").count(), 1);
+        assert!(svg.contains(">i 1.03</text>"), "{svg}");
     }
 
     #[test]

@@ -3,7 +3,8 @@
 //! value.
 
 use std::fmt;
-use std::time::Instant;
+
+use super::region::Stopwatch;
 
 /// A runtime configuration a workload is run on.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -113,11 +114,12 @@ pub struct Workload {
     pub run_tokio: fn(&Size) -> f64,
 }
 
-/// Runs `work` and returns how long it took, in nanoseconds.
+/// Runs `work` and returns how long it took, in nanoseconds. The closure is
+/// the measured region of the instruction mode too (see [`Stopwatch`]).
 pub fn timed(work: impl FnOnce()) -> f64 {
-    let started = Instant::now();
+    let watch = Stopwatch::start();
     work();
-    started.elapsed().as_nanos() as f64
+    watch.elapsed().as_nanos() as f64
 }
 
 #[cfg(test)]

@@ -1,10 +1,8 @@
 //! The blocking pool: batches of short closures sent to it and awaited.
 
-use std::time::Instant;
-
 use super::build::runtime;
 use super::tk;
-use bench_harness::Size;
+use bench_harness::{Size, Stopwatch};
 
 /// Closures per batch: a few more than the cores, so the pool runs several
 /// threads but thread creation does not dominate.
@@ -18,7 +16,7 @@ pub fn spawn_blocking_batches(size: &Size) -> f64 {
     rt.block_on(async move {
         let driver = tk::spawn(async move {
             run_batch().await;
-            let started = Instant::now();
+            let started = Stopwatch::start();
             for _ in 0..batches {
                 run_batch().await;
             }

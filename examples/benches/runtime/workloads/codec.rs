@@ -12,12 +12,11 @@
 use std::fmt::Debug;
 use std::future::poll_fn;
 use std::pin::Pin;
-use std::time::Instant;
 
 use super::build::runtime;
 use super::tk;
 use super::tk_codec::{Framed, LengthDelimitedCodec, LinesCodec};
-use bench_harness::Size;
+use bench_harness::{Size, Stopwatch};
 use bytes::Bytes;
 use futures_core::Stream;
 use futures_sink::Sink;
@@ -45,7 +44,7 @@ pub fn codec_length_delimited(size: &Size) -> f64 {
             let mut sender = Framed::new(near, LengthDelimitedCodec::new());
             let mut receiver = Framed::new(far, LengthDelimitedCodec::new());
             let frame = Bytes::from(vec![0x5au8; FRAME]);
-            let started = Instant::now();
+            let started = Stopwatch::start();
             let writer = tk::spawn(async move {
                 feed_all(&mut sender, (0..frames).map(|_| frame.clone())).await;
             });
@@ -69,7 +68,7 @@ pub fn codec_lines(size: &Size) -> f64 {
             let (near, far) = tk::io::duplex(DUPLEX_CAPACITY);
             let mut sender = Framed::new(near, LinesCodec::new());
             let mut receiver = Framed::new(far, LinesCodec::new());
-            let started = Instant::now();
+            let started = Stopwatch::start();
             let writer = tk::spawn(async move {
                 feed_all(&mut sender, (0..lines).map(|_| LINE)).await;
             });

@@ -14,7 +14,7 @@ use std::time::{Duration, Instant};
 
 use super::io::{bind_loopback, connect, echo_messages, nanos, MESSAGE};
 use super::tk;
-use bench_harness::{percentile, Size};
+use bench_harness::{percentile, Size, Stopwatch};
 use tk::io::{AsyncReadExt, AsyncWriteExt};
 use tk::net::TcpStream;
 
@@ -90,7 +90,7 @@ fn echo_fleet(size: &Size, connections: usize) -> FleetRun {
             // A connect finishes at the handshake, before the server has
             // accepted it; the first round trips must not wait for accepts.
             accepted.await.expect("the server accepts every connection");
-            let started = Instant::now();
+            let started = Stopwatch::start();
             let clients: Vec<_> = streams
                 .into_iter()
                 .map(|stream| tk::spawn(timed_round_trips(stream, rounds)))

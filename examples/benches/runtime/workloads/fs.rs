@@ -8,11 +8,10 @@
 use std::io::ErrorKind;
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicUsize, Ordering};
-use std::time::Instant;
 
 use super::build::runtime;
 use super::tk;
-use bench_harness::Size;
+use bench_harness::{Size, Stopwatch};
 use tk::io::{AsyncReadExt, BufReader};
 
 /// Bytes in each file of the whole-file workloads.
@@ -29,7 +28,7 @@ pub fn fs_read_files(size: &Size) -> f64 {
     let rt = runtime(size.flavor);
     rt.block_on(async move {
         let driver = tk::spawn(async move {
-            let started = Instant::now();
+            let started = Stopwatch::start();
             for path in &paths {
                 let contents = tk::fs::read(path).await.expect("file is readable");
                 assert_eq!(contents.len(), SMALL_FILE);
@@ -50,7 +49,7 @@ pub fn fs_write_files(size: &Size) -> f64 {
     let elapsed = rt.block_on(async move {
         let driver = tk::spawn(async move {
             let contents = [0x5au8; SMALL_FILE];
-            let started = Instant::now();
+            let started = Stopwatch::start();
             for path in &paths {
                 tk::fs::write(path, &contents[..])
                     .await
@@ -75,7 +74,7 @@ pub fn fs_buffered_reads(size: &Size) -> f64 {
     let rt = runtime(size.flavor);
     rt.block_on(async move {
         let driver = tk::spawn(async move {
-            let started = Instant::now();
+            let started = Stopwatch::start();
             let file = tk::fs::File::open(&path).await.expect("file opens");
             let mut reader = BufReader::new(file);
             let mut buf = [0u8; TINY_READ];
@@ -105,7 +104,7 @@ pub fn fs_read_dir(size: &Size) -> f64 {
     let rt = runtime(size.flavor);
     rt.block_on(async move {
         let driver = tk::spawn(async move {
-            let started = Instant::now();
+            let started = Stopwatch::start();
             let mut entries = tk::fs::read_dir(&listed).await.expect("directory opens");
             let mut count = 0;
             while let Some(entry) = entries.next_entry().await.expect("entry is readable") {

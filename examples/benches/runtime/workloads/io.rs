@@ -9,11 +9,11 @@
 //! traffic: binding the listeners happens before the clock starts.
 
 use std::net::SocketAddr;
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 use super::build::runtime;
 use super::tk;
-use bench_harness::Size;
+use bench_harness::{Size, Stopwatch};
 use tk::io::{AsyncRead, AsyncReadExt, AsyncWrite, AsyncWriteExt};
 use tk::net::{TcpListener, TcpStream, UdpSocket, UnixStream};
 
@@ -44,7 +44,7 @@ pub fn io_tcp_echo(size: &Size) -> f64 {
                 echo_messages(stream, rounds).await;
             });
             let mut client = connect(addr).await;
-            let started = Instant::now();
+            let started = Stopwatch::start();
             bounce_messages(&mut client, rounds).await;
             let elapsed = started.elapsed();
             server.await.expect("echo task completes");
@@ -64,7 +64,7 @@ pub fn io_tcp_echo_many(size: &Size) -> f64 {
         let driver = tk::spawn(async move {
             let listener = bind_loopback().await;
             let addr = listener.local_addr().expect("listener has an address");
-            let started = Instant::now();
+            let started = Stopwatch::start();
             let server = tk::spawn(async move {
                 let mut echoes = Vec::with_capacity(connections);
                 for _ in 0..connections {
@@ -108,7 +108,7 @@ pub fn io_tcp_bulk(size: &Size) -> f64 {
                 drain(&mut stream).await
             });
             let mut sender = connect(addr).await;
-            let started = Instant::now();
+            let started = Stopwatch::start();
             send_chunks(&mut sender, chunks).await;
             let received = receiver.await.expect("receiver completes");
             let elapsed = started.elapsed();
@@ -137,7 +137,7 @@ pub fn io_tcp_copy_256mib(size: &Size) -> f64 {
                     .expect("copy into the sink succeeds")
             });
             let mut sender = TcpStream::connect(addr).await.expect("connect succeeds");
-            let started = Instant::now();
+            let started = Stopwatch::start();
             let mut source = tk::io::repeat(0x5a).take(bytes);
             let sent = tk::io::copy(&mut source, &mut sender)
                 .await
@@ -161,7 +161,7 @@ pub fn io_tcp_accept_churn(size: &Size) -> f64 {
         let driver = tk::spawn(async move {
             let listener = bind_loopback().await;
             let addr = listener.local_addr().expect("listener has an address");
-            let started = Instant::now();
+            let started = Stopwatch::start();
             let server = tk::spawn(async move {
                 for _ in 0..connections {
                     let (stream, _) = listener.accept().await.expect("accept succeeds");
@@ -200,7 +200,7 @@ pub fn io_udp_ping_pong(size: &Size) -> f64 {
                     server.send(&buf[..len]).await.expect("send succeeds");
                 }
             });
-            let started = Instant::now();
+            let started = Stopwatch::start();
             let bounced = tk::time::timeout(UDP_DEADLINE, async {
                 let ping = [0x5au8; MESSAGE];
                 let mut pong = [0u8; MESSAGE];
@@ -252,7 +252,7 @@ pub fn io_proxy_copy(size: &Size) -> f64 {
             });
             let client = connect(proxy_addr).await;
             let (mut reader, mut writer) = client.into_split();
-            let started = Instant::now();
+            let started = Stopwatch::start();
             let sender = tk::spawn(async move { send_chunks(&mut writer, chunks).await });
             let received = drain(&mut reader).await;
             let elapsed = started.elapsed();
@@ -279,7 +279,7 @@ pub fn io_unix_ping_pong(size: &Size) -> f64 {
         let driver = tk::spawn(async move {
             let (mut client, server) = UnixStream::pair().expect("socket pair is created");
             let echo = tk::spawn(echo_messages(server, rounds));
-            let started = Instant::now();
+            let started = Stopwatch::start();
             bounce_messages(&mut client, rounds).await;
             let elapsed = started.elapsed();
             echo.await.expect("echo task completes");

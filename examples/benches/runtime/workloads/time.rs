@@ -8,6 +8,7 @@ use std::task::Poll;
 use std::time::Duration;
 
 use super::build::runtime;
+use super::far_sleep::sleep_after_registering;
 use super::tk;
 use bench_harness::alloc::Counter;
 use bench_harness::{timed, Size};
@@ -254,18 +255,8 @@ pub fn sleeping_task_bytes(size: &Size) -> f64 {
         let counter = Counter::start();
         for _ in 0..tasks {
             let ready_tx = ready_tx.clone();
-            tk::spawn(async move {
-                let sleep = tk::time::sleep(FAR);
-                tk::pin!(sleep);
-                // Registered with the timer before reporting ready.
-                poll_fn(|cx| {
-                    let _ = sleep.as_mut().poll(cx);
-                    Poll::Ready(())
-                })
-                .await;
-                drop(ready_tx);
-                sleep.await;
-            });
+            // Registered with the timer before reporting ready.
+            tk::spawn(sleep_after_registering(FAR, move || drop(ready_tx)));
         }
         drop(ready_tx);
         while ready_rx.recv().await.is_some() {}
