@@ -7,6 +7,9 @@
 //! poll path beyond the counter every poll bumps.
 
 use super::core::Header;
+use super::raw::RawTask;
+use super::state::Snapshot;
+use super::trace::{Collector, Trace};
 use super::Id;
 use crate::loom::sync::atomic::Ordering;
 use std::fmt;
@@ -40,6 +43,7 @@ pub struct TaskInfo {
     state: TaskState,
     polls: u64,
     since_last_poll: Option<Duration>,
+    trace: Option<Trace>,
 }
 
 impl TaskInfo {
@@ -75,6 +79,14 @@ impl TaskInfo {
     pub fn since_last_poll(&self) -> Option<Duration> {
         self.since_last_poll
     }
+
+    /// Where the task waits: for an [`Idle`](TaskState::Idle) task, the
+    /// chain of awaits from the rt resource it is parked on up to its
+    /// future. `None` for a task that was running, scheduled or complete
+    /// when the dump was taken (it waits on nothing).
+    pub fn trace(&self) -> Option<&Trace> {
+        self.trace.as_ref()
+    }
 }
 
 impl fmt::Display for TaskInfo {
@@ -91,7 +103,16 @@ impl fmt::Display for TaskInfo {
         if let Some(since) = self.since_last_poll {
             write!(f, ", last poll {since:?} ago")?;
         }
-        Ok(())
+        match &self.trace {
+            Some(trace) => {
+                f.write_str(", waiting at:")?;
+                for line in trace.to_string().lines() {
+                    write!(f, "\n    {line}")?;
+                }
+                Ok(())
+            }
+            None => f.write_str(" (no trace: not idle)"),
+        }
     }
 }
 
@@ -106,7 +127,37 @@ pub struct Dump {
 }
 
 impl Dump {
-    pub(crate) fn new(mut tasks: Vec<TaskInfo>) -> Dump {
+    /// Takes the dump of `tasks`: reads each entry and trace-polls each
+    /// idle task, then resolves the distinct stacks once.
+    pub(crate) fn take(tasks: Vec<Held>, now: Instant) -> Dump {
+        let mut collector = Collector::default();
+        let mut entries = Vec::with_capacity(tasks.len());
+        for held in &tasks {
+            let mut info = task_info(held.0.header(), now);
+            let traced = held.0.trace(&mut collector);
+            match traced {
+                Ok(traced) => {
+                    info.state = TaskState::Idle;
+                    entries.push((info, Some(traced)));
+                }
+                Err(snapshot) => {
+                    info.state = state_of(snapshot);
+                    entries.push((info, None));
+                }
+            }
+        }
+        // Let go of the tasks before resolving symbols, the slow part.
+        drop(tasks);
+        let chains = collector.finish();
+        let mut tasks: Vec<TaskInfo> = entries
+            .into_iter()
+            .map(|(mut info, traced)| {
+                info.trace = traced.map(|(stacks, root)| {
+                    Trace::new(stacks.iter().map(|&i| chains[i].clone()).collect(), root)
+                });
+                info
+            })
+            .collect();
         tasks.sort_by_key(|t| t.id);
         Dump { tasks }
     }
@@ -145,12 +196,30 @@ pub(crate) fn clock_millis(at: Instant) -> u32 {
     at.saturating_duration_since(epoch).as_millis() as u32
 }
 
-/// Reads a dump entry off a live task.
-///
-/// The caller keeps the task alive (it holds the owned-list shard lock).
-pub(crate) fn task_info(header: &Header, now: Instant) -> TaskInfo {
-    let snapshot = header.state.load();
-    let state = if snapshot.is_complete() {
+/// A task a dump holds a reference to, taken under the owned-list shard
+/// lock, so that the dump can trace-poll it after letting go of the lock
+/// (a poll may spawn, or complete the task, which takes that lock).
+pub(crate) struct Held(RawTask);
+
+impl Held {
+    /// Takes a reference to a task of an owned list; the caller holds the
+    /// shard lock, which keeps the task linked and so alive meanwhile.
+    pub(crate) fn new(header: &Header) -> Held {
+        // SAFETY: the task is alive (see above).
+        let raw = unsafe { RawTask::from_raw(NonNull::from(header)) };
+        raw.ref_inc();
+        Held(raw)
+    }
+}
+
+impl Drop for Held {
+    fn drop(&mut self) {
+        self.0.drop_reference();
+    }
+}
+
+fn state_of(snapshot: Snapshot) -> TaskState {
+    if snapshot.is_complete() {
         TaskState::Complete
     } else if snapshot.is_running() {
         TaskState::Running
@@ -158,7 +227,12 @@ pub(crate) fn task_info(header: &Header, now: Instant) -> TaskInfo {
         TaskState::Scheduled
     } else {
         TaskState::Idle
-    };
+    }
+}
+
+/// Reads a dump entry off a live task, which the caller keeps alive.
+fn task_info(header: &Header, now: Instant) -> TaskInfo {
+    let state = state_of(header.state.load());
     // SAFETY: the caller keeps the task alive; the trailer lives as long.
     let trailer = unsafe { Header::trailer(NonNull::from(header)).as_ref() };
     let last = trailer.last_poll.load(Ordering::Relaxed);
@@ -171,5 +245,6 @@ pub(crate) fn task_info(header: &Header, now: Instant) -> TaskInfo {
         state,
         polls: u64::from(trailer.polls.load(Ordering::Relaxed)),
         since_last_poll,
+        trace: None,
     }
 }

@@ -189,8 +189,8 @@ impl LocalSet {
         self.context
             .shared
             .owned
-            .for_each(|header| tasks.push(super::dump::task_info(header, now)));
-        super::Dump::new(tasks)
+            .for_each(|header| tasks.push(super::dump::Held::new(header)));
+        super::Dump::take(tasks, now)
     }
 
     /// Makes this set current, so that [`spawn_local`] works, until the

@@ -32,6 +32,7 @@
 //! budget whether or not this build can run a runtime.
 
 pub mod coop;
+pub mod trace;
 
 cfg_rt! {
     mod abort;
@@ -55,6 +56,7 @@ cfg_rt! {
     pub use abort::AbortHandle;
     pub use builder::Builder;
     pub use dump::{Dump, TaskInfo, TaskState};
+    pub use trace::{Frame, Trace};
     pub use error::JoinError;
     pub use id::{id, try_id, Id};
     pub use join::JoinHandle;

@@ -7,7 +7,8 @@ use super::core::{Cell, Core, Header, Trailer};
 use super::harness::Harness;
 use super::id::Id;
 use super::origin::Origin;
-use super::state::State;
+use super::state::{Snapshot, State};
+use super::trace::Collector;
 use super::Schedule;
 use std::future::Future;
 use std::mem::offset_of;
@@ -30,11 +31,19 @@ pub(crate) struct Vtable {
     pub(super) drop_join_handle_slow: unsafe fn(NonNull<Header>),
     /// Cancels the task from its owner (runtime shutdown).
     pub(super) shutdown: unsafe fn(NonNull<Header>),
+    /// One trace poll for a task dump; the caller holds a reference.
+    /// Returns the stacks recorded and the future's type name, or the
+    /// state word that kept the task from being traced.
+    pub(super) trace: unsafe fn(NonNull<Header>, &mut Collector) -> Traced,
     /// Byte offset of the trailer in the cell.
     pub(super) trailer_offset: usize,
     /// Byte offset of the scheduler in the cell.
     pub(super) scheduler_offset: usize,
 }
+
+/// What a trace poll found: the stacks it recorded and the future's type
+/// name, or the state word that kept the task from being traced.
+pub(super) type Traced = Result<(Vec<usize>, &'static str), Snapshot>;
 
 /// The vtable for one future and scheduler type.
 fn vtable<F: Future, S: Schedule>() -> &'static Vtable {
@@ -45,6 +54,7 @@ fn vtable<F: Future, S: Schedule>() -> &'static Vtable {
         try_read_output: try_read_output::<F, S>,
         drop_join_handle_slow: drop_join_handle_slow::<F, S>,
         shutdown: shutdown::<F, S>,
+        trace: trace::<F, S>,
         trailer_offset: offset_of!(Cell<F, S>, trailer),
         scheduler_offset: offset_of!(Cell<F, S>, core) + offset_of!(Core<F, S>, scheduler),
     }
@@ -144,6 +154,13 @@ impl RawTask {
         unsafe { (self.header().vtable.shutdown)(self.ptr) }
     }
 
+    /// One trace poll for a task dump. The caller holds a reference.
+    pub(super) fn trace(self, collector: &mut Collector) -> Traced {
+        // SAFETY: the vtable matches the cell; the caller's reference keeps
+        // it alive.
+        unsafe { (self.header().vtable.trace)(self.ptr, collector) }
+    }
+
     pub(super) fn drop_join_handle_fast(self) -> Result<(), ()> {
         self.state().drop_join_handle_fast()
     }
@@ -216,6 +233,12 @@ unsafe fn drop_join_handle_slow<F: Future, S: Schedule>(ptr: NonNull<Header>) {
 unsafe fn shutdown<F: Future, S: Schedule>(ptr: NonNull<Header>) {
     // SAFETY: the vtable was built for `Cell<F, S>`.
     unsafe { Harness::<F, S>::from_raw(ptr) }.shutdown();
+}
+
+unsafe fn trace<F: Future, S: Schedule>(ptr: NonNull<Header>, collector: &mut Collector) -> Traced {
+    // SAFETY: the vtable was built for `Cell<F, S>`.
+    let stacks = unsafe { Harness::<F, S>::from_raw(ptr) }.trace(collector)?;
+    Ok((stacks, std::any::type_name::<F>()))
 }
 
 #[cfg(all(test, not(loom)))]

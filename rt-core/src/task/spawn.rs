@@ -122,6 +122,7 @@ pub fn block_in_place<F: FnOnce() -> R, R>(f: F) -> R {
 pub async fn yield_now() {
     let mut yielded = false;
     std::future::poll_fn(move |cx| {
+        std::task::ready!(super::trace::trace_leaf());
         if yielded {
             return std::task::Poll::Ready(());
         }

@@ -172,6 +172,22 @@ impl State {
         })
     }
 
+    /// A dump claims an idle task for one trace poll, as a poll would:
+    /// sets `RUNNING` and takes a reference (the trace poll's, handed back
+    /// by `transition_to_idle` afterwards), so that wakes meanwhile only set
+    /// `NOTIFIED` and the trace poll owns the future. Fails, leaving the
+    /// word alone, unless the task is idle and not queued.
+    pub(super) fn transition_to_trace(&self) -> Result<Snapshot, Snapshot> {
+        self.fetch_update(|mut next| {
+            if !next.is_idle() || next.is_notified() {
+                return None;
+            }
+            next.set_running();
+            next.ref_inc();
+            Some(next)
+        })
+    }
+
     /// Called after a poll that returned `Pending`.
     #[inline]
     pub(super) fn transition_to_idle(&self) -> TransitionToIdle {

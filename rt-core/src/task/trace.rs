@@ -1,0 +1,397 @@
+//! Async backtraces: where an idle task is parked, for task dumps.
+//!
+//! An idle task's future sits at some `.await`, and re-polling it walks the
+//! same chain of `poll` calls down to the rt resource it waits on. A dump
+//! does exactly that: it claims each idle task as a poll would, sets this
+//! thread's trace mode and polls the future once. Every rt leaf resource
+//! (timers, sync primitives, channels, I/O readiness, `JoinHandle`,
+//! `yield_now`...) calls [`trace_leaf`] at the top of its `poll`; in trace
+//! mode that records the stack (the chain of awaits) and answers `Pending`
+//! before the resource does anything, so no waker is replaced, no permit or
+//! message taken and no coop budget spent. Outside trace mode it costs one
+//! thread-local read.
+//!
+//! Stacks are captured with [`std::backtrace::Backtrace`] (stable Rust, no
+//! dependency). Resolving symbols is the slow part, so where the platform
+//! unwinder can be asked for the bare return addresses, each capture is
+//! keyed by them and every distinct stack is captured and resolved once per
+//! dump: ten thousand tasks parked at the same await cost one resolution.
+//! Everything a dump caches is dropped with it.
+
+// Without the `rt` feature no dump exists to set a collector: only the
+// hook and the public types are used then.
+#![cfg_attr(not(feature = "rt"), allow(dead_code))]
+
+use std::backtrace::Backtrace;
+use std::cell::Cell;
+use std::collections::HashMap;
+use std::fmt;
+use std::ptr;
+use std::sync::Arc;
+use std::task::Poll;
+
+crate::loom::thread_local! {
+    /// The dump's collector while this thread trace-polls a task.
+    static COLLECTOR: Cell<*mut Collector> = const { Cell::new(ptr::null_mut()) };
+}
+
+/// The one hook of every rt leaf resource, called at the top of its `poll`:
+/// `std::task::ready!(rt_core::task::trace::trace_leaf());`.
+///
+/// Outside a task dump it returns `Ready(())` and the poll goes on. While a
+/// dump trace-polls a task on this thread it records where the task waits
+/// (the stack of awaits above this call) and returns `Pending`, so that the
+/// resource returns at once, untouched.
+#[inline]
+pub fn trace_leaf() -> Poll<()> {
+    if COLLECTOR.with(|c| c.get().is_null()) {
+        Poll::Ready(())
+    } else {
+        record();
+        Poll::Pending
+    }
+}
+
+/// Whether this thread is trace-polling a task for a dump.
+pub fn is_tracing() -> bool {
+    !COLLECTOR.with(|c| c.get().is_null())
+}
+
+#[cold]
+#[inline(never)]
+fn record() {
+    let collector = COLLECTOR.with(|c| c.get());
+    // SAFETY: the pointer is set only by `trace_root` for the duration of
+    // its call, from a `&mut Collector` that outlives it, and nothing else
+    // borrows the collector meanwhile (the poll runs on this thread).
+    let collector = unsafe { &mut *collector };
+    collector.record();
+}
+
+/// Runs `poll` (one trace poll of a task) in trace mode on this thread,
+/// recording into `collector`. Out of line and not generic, so that its
+/// name marks where a task's chain of awaits ends in a captured stack.
+#[inline(never)]
+pub(crate) fn trace_root(collector: &mut Collector, poll: &mut dyn FnMut()) {
+    struct Reset(*mut Collector);
+    impl Drop for Reset {
+        fn drop(&mut self) {
+            COLLECTOR.with(|c| c.set(self.0));
+        }
+    }
+    let _reset = Reset(COLLECTOR.with(|c| c.replace(collector)));
+    poll();
+    // Keeps this frame (and so its name) on the stack during `poll`.
+    std::hint::black_box(());
+}
+
+/// Most leaves one trace poll records (a `join!` of many resources).
+const MAX_LEAVES_PER_TASK: usize = 16;
+
+/// Gathers the stacks of one dump, capturing and resolving each distinct
+/// stack once.
+#[derive(Default)]
+pub(crate) struct Collector {
+    /// Return addresses of a stack to its index in `stacks`.
+    by_address: HashMap<Box<[usize]>, usize>,
+    /// Each distinct stack, unresolved until `finish`.
+    stacks: Vec<Backtrace>,
+    /// Indices into `stacks` recorded by the current trace poll.
+    current: Vec<usize>,
+}
+
+impl Collector {
+    fn record(&mut self) {
+        if self.current.len() >= MAX_LEAVES_PER_TASK {
+            return;
+        }
+        let index = match unwind::addresses() {
+            Some(key) => match self.by_address.get(&key) {
+                Some(&index) => index,
+                None => {
+                    self.stacks.push(Backtrace::force_capture());
+                    self.by_address.insert(key, self.stacks.len() - 1);
+                    self.stacks.len() - 1
+                }
+            },
+            None => {
+                self.stacks.push(Backtrace::force_capture());
+                self.stacks.len() - 1
+            }
+        };
+        self.current.push(index);
+    }
+
+    /// The stacks recorded since the last call (by one trace poll).
+    pub(crate) fn take_current(&mut self) -> Vec<usize> {
+        std::mem::take(&mut self.current)
+    }
+
+    /// Resolves every distinct stack into its chain of awaits.
+    pub(crate) fn finish(self) -> Vec<Arc<[Frame]>> {
+        self.stacks
+            .iter()
+            .map(|stack| chain_of_awaits(&stack.to_string()).into())
+            .collect()
+    }
+}
+
+/// One await in a [`Trace`]: the async fn, closure or future type polled
+/// there, and where, when debug info says.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Frame {
+    name: String,
+    location: Option<(String, u32)>,
+}
+
+impl Frame {
+    /// The async fn (`path::to::f::{{closure}}`), closure or future type,
+    /// demangled, without the hash suffix.
+    pub fn name(&self) -> &str {
+        &self.name
+    }
+
+    /// The source file, where debug info allows.
+    pub fn file(&self) -> Option<&str> {
+        self.location.as_ref().map(|(file, _)| file.as_str())
+    }
+
+    /// The source line, where debug info allows.
+    pub fn line(&self) -> Option<u32> {
+        self.location.as_ref().map(|&(_, line)| line)
+    }
+}
+
+impl fmt::Display for Frame {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.name)?;
+        if let Some((file, line)) = &self.location {
+            write!(f, " at {file}:{line}")?;
+        }
+        Ok(())
+    }
+}
+
+/// Where an idle task waits: for each rt resource its last poll reached,
+/// the chain of awaits from that resource (innermost) up to the task's
+/// future. Taken by [`Handle::dump`](crate::runtime::Handle::dump) and
+/// [`LocalSet::dump`](super::LocalSet::dump); see [`TaskInfo::trace`](super::TaskInfo::trace).
+#[derive(Debug, Clone)]
+pub struct Trace {
+    chains: Vec<Arc<[Frame]>>,
+    root: &'static str,
+}
+
+impl Trace {
+    pub(crate) fn new(chains: Vec<Arc<[Frame]>>, root: &'static str) -> Trace {
+        Trace { chains, root }
+    }
+
+    /// One chain per rt resource the task waits on (more than one under a
+    /// `join!` or `select!`), each innermost frame first. Empty when the
+    /// task's future returned `Pending` without reaching an rt resource.
+    pub fn chains(&self) -> impl Iterator<Item = &[Frame]> {
+        self.chains.iter().map(|chain| &**chain)
+    }
+
+    /// The type name of the task's future.
+    pub fn root(&self) -> &'static str {
+        self.root
+    }
+}
+
+impl fmt::Display for Trace {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        if self.chains.is_empty() {
+            return writeln!(f, "{} (pending without reaching an rt resource)", self.root);
+        }
+        for (n, chain) in self.chains.iter().enumerate() {
+            if n > 0 {
+                writeln!(f, "and:")?;
+            }
+            for frame in chain.iter() {
+                writeln!(f, "{frame}")?;
+            }
+        }
+        Ok(())
+    }
+}
+
+/// Picks the chain of awaits out of a captured stack, as printed by
+/// `Backtrace`'s `Display`: the frames between the leaf hook and
+/// `trace_root`, without the plumbing (`Pin`, `Box`, `poll_fn`, the task
+/// harness, unwinding guards).
+fn chain_of_awaits(printed: &str) -> Vec<Frame> {
+    let mut frames: Vec<Frame> = Vec::new();
+    let mut lines = printed.lines().peekable();
+    while let Some(line) = lines.next() {
+        let Some((_, name)) = line.trim_start().split_once(": ") else {
+            continue;
+        };
+        let mut location = None;
+        if let Some(at) = lines
+            .peek()
+            .and_then(|l| l.trim_start().strip_prefix("at "))
+        {
+            location = parse_location(at);
+            lines.next();
+        }
+        frames.push(Frame {
+            name: strip_hash(name).to_string(),
+            location,
+        });
+    }
+    let start = frames
+        .iter()
+        .rposition(|f| f.name.contains("task::trace::record") || f.name.contains("trace_leaf"))
+        .map_or(0, |i| i + 1);
+    let end = frames
+        .iter()
+        .position(|f| f.name.contains("task::trace::trace_root"))
+        .unwrap_or(frames.len());
+    frames
+        .drain(start..end.max(start))
+        .filter(|f| !is_plumbing(&f.name))
+        .map(|mut f| {
+            f.name = future_type(&f.name).to_string();
+            f
+        })
+        .collect()
+}
+
+fn parse_location(at: &str) -> Option<(String, u32)> {
+    // `file:line:column`
+    let (rest, _column) = at.rsplit_once(':')?;
+    let (file, line) = rest.rsplit_once(':')?;
+    let file = file.strip_prefix("./").unwrap_or(file);
+    Some((file.to_string(), line.parse().ok()?))
+}
+
+/// `path::f::h0123456789abcdef` -> `path::f`.
+fn strip_hash(name: &str) -> &str {
+    match name.rsplit_once("::h") {
+        Some((head, hash)) if hash.len() == 16 && hash.bytes().all(|b| b.is_ascii_hexdigit()) => {
+            head
+        }
+        _ => name,
+    }
+}
+
+/// `<path::Type as core::future::future::Future>::poll` -> `path::Type`.
+fn future_type(name: &str) -> &str {
+    name.strip_prefix('<')
+        .and_then(|rest| rest.strip_suffix(" as core::future::future::Future>::poll"))
+        .unwrap_or(name)
+}
+
+/// Frames that only forward a poll.
+fn is_plumbing(name: &str) -> bool {
+    const PREFIXES: &[&str] = &[
+        "core::",
+        "std::",
+        "alloc::",
+        "<core::",
+        "<std::",
+        "<alloc::",
+        "<&mut ",
+        "<&",
+        "rt_core::task::harness::",
+        "rt_core::task::core::",
+        "rt_core::task::raw::",
+        "rt_core::task::trace::",
+        "rt_core::task::coop::",
+        "<rt_core::task::coop::",
+        "<rt_core::task::task_local::",
+        "rt_core::task::task_local::",
+        "rt_core::task::dump::",
+        "__rust",
+    ];
+    PREFIXES.iter().any(|p| name.starts_with(p))
+}
+
+/// The bare return addresses of the current stack, to key captures by.
+#[cfg(all(unix, not(any(target_arch = "arm", miri))))]
+mod unwind {
+    use std::ffi::{c_int, c_void};
+
+    #[repr(C)]
+    struct UnwindContext {
+        _private: [u8; 0],
+    }
+
+    type Callback = extern "C" fn(*mut UnwindContext, *mut c_void) -> c_int;
+
+    extern "C" {
+        // The platform unwinder's API, which std's own unwinding links in.
+        fn _Unwind_Backtrace(trace: Callback, arg: *mut c_void) -> c_int;
+        fn _Unwind_GetIP(context: *mut UnwindContext) -> usize;
+    }
+
+    const MAX_FRAMES: usize = 256;
+    const CONTINUE: c_int = 0;
+    const STOP: c_int = 4;
+
+    extern "C" fn push(context: *mut UnwindContext, arg: *mut c_void) -> c_int {
+        // SAFETY: `arg` is the `Vec` passed by `addresses` below, alive and
+        // not otherwise borrowed during the walk.
+        let out = unsafe { &mut *arg.cast::<Vec<usize>>() };
+        // SAFETY: the unwinder passes a valid context to its callback.
+        out.push(unsafe { _Unwind_GetIP(context) });
+        if out.len() >= MAX_FRAMES {
+            STOP
+        } else {
+            CONTINUE
+        }
+    }
+
+    pub(super) fn addresses() -> Option<Box<[usize]>> {
+        let mut out: Vec<usize> = Vec::with_capacity(64);
+        // SAFETY: `push` matches the callback signature and only touches
+        // `out` through the pointer, for the duration of this call.
+        unsafe { _Unwind_Backtrace(push, (&mut out as *mut Vec<usize>).cast()) };
+        (!out.is_empty()).then(|| out.into_boxed_slice())
+    }
+}
+
+/// Without a known unwinder API, every capture is resolved on its own.
+#[cfg(not(all(unix, not(any(target_arch = "arm", miri)))))]
+mod unwind {
+    pub(super) fn addresses() -> Option<Box<[usize]>> {
+        None
+    }
+}
+
+#[cfg(all(test, not(loom)))]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn parses_a_printed_stack() {
+        let printed = "   0: rt_core::task::trace::record
+             at ./rt-core/src/task/trace.rs:60:5
+   1: <rt_sync::mutex::Acquire as core::future::future::Future>::poll
+             at ./rt-sync/src/mutex.rs:100:9
+   2: <core::pin::Pin<P> as core::future::future::Future>::poll
+             at /rustc/x/library/core/src/future/future.rs:133:9
+   3: app::inner::{{closure}}::h0123456789abcdef
+             at ./src/main.rs:7:20
+   4: rt_core::task::trace::trace_root
+   5: main
+";
+        let chain = chain_of_awaits(printed);
+        let names: Vec<_> = chain.iter().map(|f| f.to_string()).collect();
+        assert_eq!(
+            names,
+            [
+                "rt_sync::mutex::Acquire at rt-sync/src/mutex.rs:100",
+                "app::inner::{{closure}} at src/main.rs:7"
+            ]
+        );
+    }
+
+    #[test]
+    fn outside_a_dump_leaves_proceed() {
+        assert_eq!(trace_leaf(), Poll::Ready(()));
+        assert!(!is_tracing());
+    }
+}
