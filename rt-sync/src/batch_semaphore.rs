@@ -529,6 +529,7 @@ impl Future for Acquire<'_> {
 
     #[inline]
     fn poll(self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<Self::Output> {
+        std::task::ready!(rt_core::task::trace::trace_leaf());
         let progress = ready!(coop::poll_proceed(cx));
         let this = self.project();
         let result =
