@@ -304,6 +304,7 @@ fn is_plumbing(name: &str) -> bool {
         "<rt_core::task::task_local::",
         "rt_core::task::task_local::",
         "rt_core::task::dump::",
+        "rt_core::loom::",
         "__rust",
     ];
     PREFIXES.iter().any(|p| name.starts_with(p))
