@@ -27,6 +27,8 @@ pub struct Builder {
     enable_io: bool,
     enable_time: bool,
     start_paused: bool,
+    #[cfg(all(unix, feature = "signal"))]
+    dump_on_signal: Option<crate::signal::unix::SignalKind>,
 }
 
 impl Builder {
@@ -38,6 +40,8 @@ impl Builder {
             enable_io: false,
             enable_time: false,
             start_paused: false,
+            #[cfg(all(unix, feature = "signal"))]
+            dump_on_signal: None,
         }
     }
 
@@ -50,6 +54,8 @@ impl Builder {
             enable_io: false,
             enable_time: false,
             start_paused: false,
+            #[cfg(all(unix, feature = "signal"))]
+            dump_on_signal: None,
         }
     }
 
@@ -216,6 +222,28 @@ impl Builder {
         self
     }
 
+    /// Writes the runtime's task dump, with where each idle task waits
+    /// (see [`Handle::dump`]), to stderr each time the process receives
+    /// `kind` (for example `SIGUSR1`), without stopping anything: `kill
+    /// -USR1 PID` on a program that seems stuck shows what its tasks wait
+    /// for. The runtime listens from a task of its own, named
+    /// `rt-dump-on-signal`, which the dump lists as running.
+    ///
+    /// ```no_run
+    /// use rt::signal::unix::SignalKind;
+    ///
+    /// let rt = rt::runtime::Builder::new_multi_thread()
+    ///     .enable_all()
+    ///     .dump_on_signal(SignalKind::user_defined1())
+    ///     .build()
+    ///     .unwrap();
+    /// ```
+    #[cfg(all(unix, feature = "signal"))]
+    pub fn dump_on_signal(&mut self, kind: crate::signal::unix::SignalKind) -> &mut Self {
+        self.dump_on_signal = Some(kind);
+        self
+    }
+
     /// Builds the runtime, failing with the OS's error if a resource cannot
     /// be created.
     pub fn build(&mut self) -> io::Result<Runtime> {
@@ -236,6 +264,34 @@ impl Builder {
         }
         #[cfg(not(feature = "time"))]
         let _ = self.enable_time;
-        self.inner.build()
+        let runtime = self.inner.build()?;
+        #[cfg(all(unix, feature = "signal"))]
+        if let Some(kind) = self.dump_on_signal {
+            dump_on_signal(&runtime, kind)?;
+        }
+        Ok(runtime)
     }
+}
+
+/// Starts the task that writes a dump on each delivery of `kind`. The
+/// handler is installed here, before `build` returns, so that no delivery
+/// after it is missed.
+#[cfg(all(unix, feature = "signal"))]
+fn dump_on_signal(runtime: &Runtime, kind: crate::signal::unix::SignalKind) -> io::Result<()> {
+    use std::io::Write;
+    let mut signal = {
+        let _enter = runtime.enter();
+        crate::signal::unix::signal(kind)?
+    };
+    let listener = async move {
+        while signal.recv().await.is_some() {
+            let dump = Handle::current().dump();
+            let text = format!("rt: task dump on signal {}:\n{dump}", kind.as_raw_value());
+            let _ = std::io::stderr().lock().write_all(text.as_bytes());
+        }
+    };
+    crate::task::Builder::new()
+        .name("rt-dump-on-signal")
+        .spawn_on(listener, runtime.handle())?;
+    Ok(())
 }
