@@ -105,6 +105,14 @@ impl Collector {
         if self.current.len() >= MAX_LEAVES_PER_TASK {
             return;
         }
+        // Loom runs its threads on stacks of its own; no unwinding there.
+        #[cfg(loom)]
+        {
+            self.stacks.push(Backtrace::disabled());
+            self.current.push(self.stacks.len() - 1);
+            return;
+        }
+        #[cfg(not(loom))]
         let index = match unwind::addresses() {
             Some(key) => match self.by_address.get(&key) {
                 Some(&index) => index,
@@ -119,6 +127,7 @@ impl Collector {
                 self.stacks.len() - 1
             }
         };
+        #[cfg(not(loom))]
         self.current.push(index);
     }
 
