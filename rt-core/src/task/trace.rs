@@ -85,6 +85,16 @@ pub(crate) fn trace_root(collector: &mut Collector, poll: &mut dyn FnMut()) {
     std::hint::black_box(());
 }
 
+/// The stack above this call. Loom runs its threads on stacks of its own,
+/// which are not unwound.
+fn capture() -> Backtrace {
+    if cfg!(loom) {
+        Backtrace::disabled()
+    } else {
+        Backtrace::force_capture()
+    }
+}
+
 /// Most leaves one trace poll records (a `join!` of many resources).
 const MAX_LEAVES_PER_TASK: usize = 16;
 
@@ -105,29 +115,20 @@ impl Collector {
         if self.current.len() >= MAX_LEAVES_PER_TASK {
             return;
         }
-        // Loom runs its threads on stacks of its own; no unwinding there.
-        #[cfg(loom)]
-        {
-            self.stacks.push(Backtrace::disabled());
-            self.current.push(self.stacks.len() - 1);
-            return;
-        }
-        #[cfg(not(loom))]
         let index = match unwind::addresses() {
             Some(key) => match self.by_address.get(&key) {
                 Some(&index) => index,
                 None => {
-                    self.stacks.push(Backtrace::force_capture());
+                    self.stacks.push(capture());
                     self.by_address.insert(key, self.stacks.len() - 1);
                     self.stacks.len() - 1
                 }
             },
             None => {
-                self.stacks.push(Backtrace::force_capture());
+                self.stacks.push(capture());
                 self.stacks.len() - 1
             }
         };
-        #[cfg(not(loom))]
         self.current.push(index);
     }
 
@@ -320,7 +321,7 @@ fn is_plumbing(name: &str) -> bool {
 }
 
 /// The bare return addresses of the current stack, to key captures by.
-#[cfg(all(unix, not(any(target_arch = "arm", miri))))]
+#[cfg(all(unix, not(any(loom, miri, target_arch = "arm"))))]
 mod unwind {
     use std::ffi::{c_int, c_void};
 
@@ -364,7 +365,7 @@ mod unwind {
 }
 
 /// Without a known unwinder API, every capture is resolved on its own.
-#[cfg(not(all(unix, not(any(target_arch = "arm", miri)))))]
+#[cfg(not(all(unix, not(any(loom, miri, target_arch = "arm")))))]
 mod unwind {
     pub(super) fn addresses() -> Option<Box<[usize]>> {
         None
