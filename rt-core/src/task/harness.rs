@@ -9,7 +9,6 @@ use super::dump::clock_millis;
 use super::error::JoinError;
 use super::id::CurrentTaskGuard;
 use super::state::{Snapshot, TransitionToIdle, TransitionToRunning};
-use super::trace::{trace_root, Collector};
 use super::waker::waker_ref;
 use super::{Notified, Schedule, Task};
 use crate::runtime::SlowPoll;
@@ -71,7 +70,22 @@ impl<F: Future, S: Schedule> Harness<F, S> {
                 if let Some(started) = started {
                     self.report_poll(started);
                 }
-                self.end_poll(finished, true);
+                if finished {
+                    return self.complete();
+                }
+                match self.header().state.transition_to_idle() {
+                    TransitionToIdle::Ok => {}
+                    TransitionToIdle::OkNotified => {
+                        // SAFETY: the poll's reference became this Notified's.
+                        let task = unsafe { Task::from_raw(self.header_ptr()) };
+                        self.core().scheduler.yield_now(Notified(task));
+                    }
+                    TransitionToIdle::OkDealloc => self.dealloc(),
+                    TransitionToIdle::Cancelled => {
+                        cancel_task(self.core(), self.header().id);
+                        self.complete();
+                    }
+                }
             }
             TransitionToRunning::Cancelled => {
                 cancel_task(self.core(), self.header().id);
@@ -82,60 +96,16 @@ impl<F: Future, S: Schedule> Harness<F, S> {
         }
     }
 
-    /// Ends a poll (or a trace poll) that held `RUNNING` and a reference of
-    /// its own: completes the task, or makes it idle again and hands a wake
-    /// that came meanwhile to the scheduler (deferred like a yield when
-    /// `yielded`), or cancels it if an abort or shutdown came meanwhile.
-    #[inline(always)]
-    fn end_poll(self, finished: bool, yielded: bool) {
-        if finished {
-            return self.complete();
-        }
-        match self.header().state.transition_to_idle() {
-            TransitionToIdle::Ok => {}
-            TransitionToIdle::OkNotified => {
-                // SAFETY: the poll's reference became this Notified's.
-                let task = Notified(unsafe { Task::from_raw(self.header_ptr()) });
-                if yielded {
-                    self.core().scheduler.yield_now(task);
-                } else {
-                    self.core().scheduler.schedule(task);
-                }
-            }
-            TransitionToIdle::OkDealloc => self.dealloc(),
-            TransitionToIdle::Cancelled => {
-                cancel_task(self.core(), self.header().id);
-                self.complete();
-            }
-        }
-    }
-
-    /// One trace poll for a task dump (see `trace.rs`). The caller holds a
-    /// reference. When the task is idle, claims it like a poll (so that it
-    /// owns the future and a concurrent wake only sets `NOTIFIED`), polls
-    /// it in trace mode, and ends it like a poll: the state word is as
-    /// before, except that a wake that came meanwhile is handed to the
-    /// scheduler, once. Returns the stacks recorded, or the state word
-    /// that kept the task from being claimed.
-    pub(super) fn trace(self, collector: &mut Collector) -> Result<Vec<usize>, Snapshot> {
-        self.header().state.transition_to_trace()?;
-        let waker = waker_ref(self.header_ptr());
-        let mut cx = Context::from_waker(&waker);
-        let mut finished = false;
-        trace_root(collector, &mut || {
-            finished = poll_future(self.core(), self.header().id, &mut cx);
-        });
-        let stacks = collector.take_current();
-        self.end_poll(finished, false);
-        Ok(stacks)
-    }
-
     /// Records the end of a timed poll and hands it to the scheduler (for
     /// its histogram and slow-poll check). We still hold `RUNNING`. Out of
     /// line: the untimed poll path (the default) carries none of it.
     #[cold]
     #[inline(never)]
     fn report_poll(&self, started: Instant) {
+        if super::trace::is_tracing() {
+            // A dump's trace poll: not a poll of the task's own.
+            return;
+        }
         let ended = Instant::now();
         let trailer = self.trailer();
         trailer.set_last_poll(clock_millis(ended));

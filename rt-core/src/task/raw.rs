@@ -8,7 +8,7 @@ use super::harness::Harness;
 use super::id::Id;
 use super::origin::Origin;
 use super::state::{Snapshot, State};
-use super::trace::Collector;
+use super::trace::{Collector, TraceMode};
 use super::Schedule;
 use std::future::Future;
 use std::mem::offset_of;
@@ -31,19 +31,13 @@ pub(crate) struct Vtable {
     pub(super) drop_join_handle_slow: unsafe fn(NonNull<Header>),
     /// Cancels the task from its owner (runtime shutdown).
     pub(super) shutdown: unsafe fn(NonNull<Header>),
-    /// One trace poll for a task dump; the caller holds a reference.
-    /// Returns the stacks recorded and the future's type name, or the
-    /// state word that kept the task from being traced.
-    pub(super) trace: unsafe fn(NonNull<Header>, &mut Collector) -> Traced,
+    /// The type name of the task's future, for task dumps.
+    pub(super) future_type: fn() -> &'static str,
     /// Byte offset of the trailer in the cell.
     pub(super) trailer_offset: usize,
     /// Byte offset of the scheduler in the cell.
     pub(super) scheduler_offset: usize,
 }
-
-/// What a trace poll found: the stacks it recorded and the future's type
-/// name, or the state word that kept the task from being traced.
-pub(super) type Traced = Result<(Vec<usize>, &'static str), Snapshot>;
 
 /// The vtable for one future and scheduler type.
 fn vtable<F: Future, S: Schedule>() -> &'static Vtable {
@@ -54,7 +48,7 @@ fn vtable<F: Future, S: Schedule>() -> &'static Vtable {
         try_read_output: try_read_output::<F, S>,
         drop_join_handle_slow: drop_join_handle_slow::<F, S>,
         shutdown: shutdown::<F, S>,
-        trace: trace::<F, S>,
+        future_type: std::any::type_name::<F>,
         trailer_offset: offset_of!(Cell<F, S>, trailer),
         scheduler_offset: offset_of!(Cell<F, S>, core) + offset_of!(Core<F, S>, scheduler),
     }
@@ -154,11 +148,32 @@ impl RawTask {
         unsafe { (self.header().vtable.shutdown)(self.ptr) }
     }
 
-    /// One trace poll for a task dump. The caller holds a reference.
-    pub(super) fn trace(self, collector: &mut Collector) -> Traced {
-        // SAFETY: the vtable matches the cell; the caller's reference keeps
-        // it alive.
-        unsafe { (self.header().vtable.trace)(self.ptr, collector) }
+    /// One trace poll for a task dump (see `trace.rs`); the caller holds a
+    /// reference. When the task is idle, claims it like a poll (so that it
+    /// owns the future, and a concurrent wake only sets `NOTIFIED`) and
+    /// polls it through the ordinary poll entry in trace mode, which ends
+    /// it like any poll: the state word is as before, except that a wake
+    /// that came meanwhile is handed to the scheduler, once. Returns the
+    /// stacks recorded and the future's type name, or the state word that
+    /// kept the task from being claimed.
+    ///
+    /// The ordinary entry, because the future's poll must have one call
+    /// site: a second copy would keep the compiler from inlining it and its
+    /// panic guard into every poll.
+    pub(super) fn trace(
+        self,
+        collector: &mut Collector,
+    ) -> Result<(Vec<usize>, &'static str), Snapshot> {
+        self.state().transition_to_trace()?;
+        // We hold RUNNING: the poll below counts itself; a trace poll is
+        // not one of the task's.
+        self.trailer().uncount_poll();
+        let mode = TraceMode::enter(collector, self.state());
+        // SAFETY: the vtable matches the cell; the claim's reference (taken
+        // by `transition_to_trace`) is the poll's, and RUNNING is ours.
+        unsafe { (self.header().vtable.poll)(self.ptr) };
+        drop(mode);
+        Ok((collector.take_current(), (self.header().vtable.future_type)()))
     }
 
     pub(super) fn drop_join_handle_fast(self) -> Result<(), ()> {
@@ -233,12 +248,6 @@ unsafe fn drop_join_handle_slow<F: Future, S: Schedule>(ptr: NonNull<Header>) {
 unsafe fn shutdown<F: Future, S: Schedule>(ptr: NonNull<Header>) {
     // SAFETY: the vtable was built for `Cell<F, S>`.
     unsafe { Harness::<F, S>::from_raw(ptr) }.shutdown();
-}
-
-unsafe fn trace<F: Future, S: Schedule>(ptr: NonNull<Header>, collector: &mut Collector) -> Traced {
-    // SAFETY: the vtable was built for `Cell<F, S>`.
-    let stacks = unsafe { Harness::<F, S>::from_raw(ptr) }.trace(collector)?;
-    Ok((stacks, std::any::type_name::<F>()))
 }
 
 #[cfg(all(test, not(loom)))]

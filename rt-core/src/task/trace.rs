@@ -33,6 +33,8 @@ use std::task::Poll;
 crate::loom::thread_local! {
     /// The dump's collector while this thread trace-polls a task.
     static COLLECTOR: Cell<*mut Collector> = const { Cell::new(ptr::null_mut()) };
+    /// The state word of the task this thread claimed for a trace poll.
+    static CLAIMED: Cell<*const ()> = const { Cell::new(ptr::null()) };
 }
 
 /// The one hook of every rt leaf resource, called at the top of its `poll`:
@@ -61,28 +63,51 @@ pub fn is_tracing() -> bool {
 #[inline(never)]
 fn record() {
     let collector = COLLECTOR.with(|c| c.get());
-    // SAFETY: the pointer is set only by `trace_root` for the duration of
-    // its call, from a `&mut Collector` that outlives it, and nothing else
-    // borrows the collector meanwhile (the poll runs on this thread).
+    // SAFETY: the pointer is set only by a `TraceMode`, for its life, from
+    // a `&mut Collector` that outlives it, and nothing else borrows the
+    // collector meanwhile (the trace poll runs on this thread).
     let collector = unsafe { &mut *collector };
     collector.record();
 }
 
-/// Runs `poll` (one trace poll of a task) in trace mode on this thread,
-/// recording into `collector`. Out of line and not generic, so that its
-/// name marks where a task's chain of awaits ends in a captured stack.
-#[inline(never)]
-pub(crate) fn trace_root(collector: &mut Collector, poll: &mut dyn FnMut()) {
-    struct Reset(*mut Collector);
-    impl Drop for Reset {
-        fn drop(&mut self) {
-            COLLECTOR.with(|c| c.set(self.0));
+/// Trace mode on this thread, recording into a dump's collector, while
+/// the dump trace-polls the task it claimed. The chain of awaits in a
+/// captured stack ends where the task harness calls the future.
+#[cfg(feature = "rt")]
+pub(super) struct TraceMode {
+    collector: *mut Collector,
+    claimed: *const (),
+}
+
+#[cfg(feature = "rt")]
+impl TraceMode {
+    /// Enters trace mode for the task whose state word is `claimed` (the
+    /// caller holds its `RUNNING` from `transition_to_trace`).
+    pub(super) fn enter(collector: &mut Collector, claimed: &super::state::State) -> TraceMode {
+        let claimed = (claimed as *const super::state::State).cast();
+        TraceMode {
+            collector: COLLECTOR.with(|c| c.replace(collector)),
+            claimed: CLAIMED.with(|c| c.replace(claimed)),
         }
     }
-    let _reset = Reset(COLLECTOR.with(|c| c.replace(collector)));
-    poll();
-    // Keeps this frame (and so its name) on the stack during `poll`.
-    std::hint::black_box(());
+}
+
+#[cfg(feature = "rt")]
+impl Drop for TraceMode {
+    fn drop(&mut self) {
+        COLLECTOR.with(|c| c.set(self.collector));
+        CLAIMED.with(|c| c.set(self.claimed));
+    }
+}
+
+/// Whether this thread's dump claimed the task whose state word is
+/// `state` for a trace poll: then the poll entry finds the task running,
+/// and must let the trace poll through instead of taking it for a stale
+/// run-queue entry. Asked only on that slow path.
+#[cfg(feature = "rt")]
+pub(super) fn claimed_for_trace(state: &super::state::State) -> bool {
+    let state: *const () = (state as *const super::state::State).cast();
+    CLAIMED.with(|c| c.get() == state)
 }
 
 /// The stack above this call. Loom runs its threads on stacks of its own,
@@ -228,8 +253,9 @@ impl fmt::Display for Trace {
 }
 
 /// Picks the chain of awaits out of a captured stack, as printed by
-/// `Backtrace`'s `Display`: the frames between the leaf hook and
-/// `trace_root`, without the plumbing (`Pin`, `Box`, `poll_fn`, the task
+/// `Backtrace`'s `Display`: the frames between the leaf hook and the task
+/// harness (whose frames, inlined or not, debug info names), without the
+/// plumbing (`Pin`, `Box`, `poll_fn`, the task
 /// harness, unwinding guards).
 fn chain_of_awaits(printed: &str) -> Vec<Frame> {
     let mut frames: Vec<Frame> = Vec::new();
@@ -255,10 +281,10 @@ fn chain_of_awaits(printed: &str) -> Vec<Frame> {
         .iter()
         .rposition(|f| f.name.contains("task::trace::record") || f.name.contains("trace_leaf"))
         .map_or(0, |i| i + 1);
-    let end = frames
+    let end = frames[start..]
         .iter()
-        .position(|f| f.name.contains("task::trace::trace_root"))
-        .unwrap_or(frames.len());
+        .position(|f| is_harness(&f.name))
+        .map_or(frames.len(), |i| start + i);
     frames
         .drain(start..end.max(start))
         .filter(|f| !is_plumbing(&f.name))
@@ -294,6 +320,17 @@ fn future_type(name: &str) -> &str {
         .unwrap_or(name)
 }
 
+/// The task harness's frames, which call the task's future.
+fn is_harness(name: &str) -> bool {
+    [
+        "rt_core::task::harness::",
+        "rt_core::task::core::",
+        "rt_core::task::raw::",
+    ]
+    .iter()
+    .any(|p| name.starts_with(p))
+}
+
 /// Frames that only forward a poll.
 fn is_plumbing(name: &str) -> bool {
     const PREFIXES: &[&str] = &[
@@ -305,9 +342,6 @@ fn is_plumbing(name: &str) -> bool {
         "<alloc::",
         "<&mut ",
         "<&",
-        "rt_core::task::harness::",
-        "rt_core::task::core::",
-        "rt_core::task::raw::",
         "rt_core::task::trace::",
         "rt_core::task::coop::",
         "<rt_core::task::coop::",
@@ -386,7 +420,7 @@ mod tests {
              at /rustc/x/library/core/src/future/future.rs:133:9
    3: app::inner::{{closure}}::h0123456789abcdef
              at ./src/main.rs:7:20
-   4: rt_core::task::trace::trace_root
+   4: rt_core::task::core::Core<F,S>::poll
    5: main
 ";
         let chain = chain_of_awaits(printed);
