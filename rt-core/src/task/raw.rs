@@ -168,6 +168,10 @@ impl RawTask {
         // We hold RUNNING: the poll below counts itself; a trace poll is
         // not one of the task's.
         self.trailer().uncount_poll();
+        // Unwinding a captured stack stops at this frame: what is below is
+        // the same for every task of the dump.
+        let marker = 0u8;
+        collector.set_stack_limit(std::hint::black_box(&marker) as *const u8 as usize);
         let mode = TraceMode::enter(collector, self.state());
         // SAFETY: the vtable matches the cell; the claim's reference (taken
         // by `transition_to_trace`) is the poll's, and RUNNING is ours.

@@ -129,28 +129,62 @@ const MAX_LEAVES_PER_TASK: usize = 16;
 pub(crate) struct Collector {
     /// Return addresses of a stack to its index in `stacks`.
     by_address: HashMap<Box<[usize]>, usize>,
-    /// Each distinct stack, unresolved until `finish`.
-    stacks: Vec<Backtrace>,
+    /// Each distinct stack of this dump.
+    stacks: Vec<Stack>,
     /// Indices into `stacks` recorded by the current trace poll.
     current: Vec<usize>,
+    /// Where the unwinding of a captured stack may stop: the address of a
+    /// local of the dump's frame, above which no frame of the task is.
+    stack_limit: usize,
 }
 
+/// A stack recorded by a dump: resolved already (by an earlier dump), or
+/// captured and resolved in `finish`.
+enum Stack {
+    Resolved(Arc<[Frame]>),
+    Captured(Backtrace, Option<Box<[usize]>>),
+}
+
+/// Chains of awaits already resolved, by the return addresses of their
+/// stacks, so that a dump resolves only stacks no dump saw before. Bounded:
+/// emptied when full. (Not a protocol lock: never taken under loom, where
+/// stacks are not unwound.)
+static RESOLVED: std::sync::Mutex<Option<HashMap<Box<[usize]>, Arc<[Frame]>>>> =
+    std::sync::Mutex::new(None);
+
+/// Most chains `RESOLVED` keeps.
+const MAX_RESOLVED: usize = 4096;
+
 impl Collector {
+    /// Sets where unwinding stops (see `stack_limit`).
+    pub(crate) fn set_stack_limit(&mut self, limit: usize) {
+        self.stack_limit = limit;
+    }
+
     fn record(&mut self) {
         if self.current.len() >= MAX_LEAVES_PER_TASK {
             return;
         }
-        let index = match unwind::addresses() {
+        let key = unwind::addresses(self.stack_limit);
+        let index = match key {
             Some(key) => match self.by_address.get(&key) {
                 Some(&index) => index,
                 None => {
-                    self.stacks.push(capture());
+                    let known = RESOLVED
+                        .lock()
+                        .unwrap_or_else(|e| e.into_inner())
+                        .as_ref()
+                        .and_then(|cache| cache.get(&key).cloned());
+                    self.stacks.push(match known {
+                        Some(chain) => Stack::Resolved(chain),
+                        None => Stack::Captured(capture(), Some(key.clone())),
+                    });
                     self.by_address.insert(key, self.stacks.len() - 1);
                     self.stacks.len() - 1
                 }
             },
             None => {
-                self.stacks.push(capture());
+                self.stacks.push(Stack::Captured(capture(), None));
                 self.stacks.len() - 1
             }
         };
@@ -165,8 +199,22 @@ impl Collector {
     /// Resolves every distinct stack into its chain of awaits.
     pub(crate) fn finish(self) -> Vec<Arc<[Frame]>> {
         self.stacks
-            .iter()
-            .map(|stack| chain_of_awaits(&stack.to_string()).into())
+            .into_iter()
+            .map(|stack| match stack {
+                Stack::Resolved(chain) => chain,
+                Stack::Captured(backtrace, key) => {
+                    let chain: Arc<[Frame]> = chain_of_awaits(&backtrace.to_string()).into();
+                    if let Some(key) = key {
+                        let mut cache = RESOLVED.lock().unwrap_or_else(|e| e.into_inner());
+                        let cache = cache.get_or_insert_with(HashMap::new);
+                        if cache.len() >= MAX_RESOLVED {
+                            cache.clear();
+                        }
+                        cache.insert(key, chain.clone());
+                    }
+                    chain
+                }
+            })
             .collect()
     }
 }
@@ -370,6 +418,13 @@ mod unwind {
         // The platform unwinder's API, which std's own unwinding links in.
         fn _Unwind_Backtrace(trace: Callback, arg: *mut c_void) -> c_int;
         fn _Unwind_GetIP(context: *mut UnwindContext) -> usize;
+        fn _Unwind_GetCFA(context: *mut UnwindContext) -> usize;
+    }
+
+    /// What the walk collects, and where it stops.
+    struct Walk {
+        addresses: Vec<usize>,
+        limit: usize,
     }
 
     const MAX_FRAMES: usize = 256;
@@ -377,31 +432,38 @@ mod unwind {
     const STOP: c_int = 4;
 
     extern "C" fn push(context: *mut UnwindContext, arg: *mut c_void) -> c_int {
-        // SAFETY: `arg` is the `Vec` passed by `addresses` below, alive and
-        // not otherwise borrowed during the walk.
-        let out = unsafe { &mut *arg.cast::<Vec<usize>>() };
+        // SAFETY: `arg` is the `Walk` passed by `addresses` below, alive
+        // and not otherwise borrowed during the walk.
+        let walk = unsafe { &mut *arg.cast::<Walk>() };
         // SAFETY: the unwinder passes a valid context to its callback.
-        out.push(unsafe { _Unwind_GetIP(context) });
-        if out.len() >= MAX_FRAMES {
+        let (ip, cfa) = unsafe { (_Unwind_GetIP(context), _Unwind_GetCFA(context)) };
+        walk.addresses.push(ip);
+        // The stack grows down: a frame whose CFA is above the limit is the
+        // dump's or its caller's, the same for every task of the dump.
+        if walk.addresses.len() >= MAX_FRAMES || (walk.limit != 0 && cfa > walk.limit) {
             STOP
         } else {
             CONTINUE
         }
     }
 
-    pub(super) fn addresses() -> Option<Box<[usize]>> {
-        let mut out: Vec<usize> = Vec::with_capacity(64);
+    /// The return addresses of the stack above `limit` (0: no limit).
+    pub(super) fn addresses(limit: usize) -> Option<Box<[usize]>> {
+        let mut walk = Walk {
+            addresses: Vec::with_capacity(32),
+            limit,
+        };
         // SAFETY: `push` matches the callback signature and only touches
-        // `out` through the pointer, for the duration of this call.
-        unsafe { _Unwind_Backtrace(push, (&mut out as *mut Vec<usize>).cast()) };
-        (!out.is_empty()).then(|| out.into_boxed_slice())
+        // `walk` through the pointer, for the duration of this call.
+        unsafe { _Unwind_Backtrace(push, (&mut walk as *mut Walk).cast()) };
+        (!walk.addresses.is_empty()).then(|| walk.addresses.into_boxed_slice())
     }
 }
 
 /// Without a known unwinder API, every capture is resolved on its own.
 #[cfg(not(all(unix, not(any(loom, miri, target_arch = "arm")))))]
 mod unwind {
-    pub(super) fn addresses() -> Option<Box<[usize]>> {
+    pub(super) fn addresses(_limit: usize) -> Option<Box<[usize]>> {
         None
     }
 }
