@@ -1,10 +1,36 @@
 //! Task dumps: a snapshot of every live task of a runtime, for debugging a
-//! stuck program.
+//! stuck program, with where each idle task waits.
 //!
-//! A dump reads what each task cell already keeps (id, spawn location,
-//! name, state word, poll count and last-poll time) while the owned-task
-//! list's shard lock keeps the task alive; taking one costs nothing on the
-//! poll path beyond the counter every poll bumps.
+//! A dump takes a reference to each task under the owned-task list's shard
+//! lock, then, with the lock released, reads what each task cell already
+//! keeps (id, spawn location, name, state word, poll count and last-poll
+//! time) and trace-polls each idle task once (see `trace.rs`): the poll
+//! runs the future down to the rt resource it is parked on, which records
+//! the chain of awaits and answers `Pending` without touching anything. A
+//! task that is running or queued is not traced. Printed, a dump of the
+//! `stuck` example (two transfers deadlocked on each other's `Mutex`, one
+//! task waiting on a channel nobody sends to) reads:
+//!
+//! ```text
+//! 3 live tasks
+//!   task 1 "transfer a->b" at examples/examples/stuck.rs:88:10: Idle, 2 polls, waiting at:
+//!     rt_sync::batch_semaphore::Acquire at rt-sync/src/batch_semaphore.rs:532
+//!     rt_sync::mutex::Mutex<T>::acquire::{{closure}} at rt-sync/src/mutex/mod.rs:163
+//!     rt_sync::mutex::Mutex<T>::lock::{{closure}} at rt-sync/src/mutex/mod.rs:109
+//!     stuck::lock_destination::{{closure}} at examples/examples/stuck.rs:23
+//!     stuck::transfer::{{closure}} at examples/examples/stuck.rs:32
+//!   task 2 "transfer b->a" at examples/examples/stuck.rs:92:10: Idle, 1 polls, waiting at:
+//!     ...
+//!   task 3 "orders" at examples/examples/stuck.rs:96:10: Idle, 1 polls, waiting at:
+//!     rt_sync::mpsc::chan::Rx<T,S>::poll_take at rt-sync/src/mpsc/chan.rs:328
+//!     rt_sync::mpsc::chan::Rx<T,S>::poll_recv at rt-sync/src/mpsc/chan.rs:303
+//!     rt_sync::mpsc::bounded::Receiver<T>::recv::{{closure}} at rt-sync/src/mpsc/receiver.rs:20
+//!     stuck::next_order::{{closure}} at examples/examples/stuck.rs:39
+//!     stuck::serve_orders::{{closure}} at examples/examples/stuck.rs:44
+//! ```
+//!
+//! Without a dump nothing of this runs: the poll path pays only the
+//! counter every poll bumps, and each leaf resource one thread-local read.
 
 use super::core::Header;
 use super::raw::RawTask;
