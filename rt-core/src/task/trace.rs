@@ -149,8 +149,10 @@ enum Stack {
 /// stacks, so that a dump resolves only stacks no dump saw before. Bounded:
 /// emptied when full. (Not a protocol lock: never taken under loom, where
 /// stacks are not unwound.)
-static RESOLVED: std::sync::Mutex<Option<HashMap<Box<[usize]>, Arc<[Frame]>>>> =
-    std::sync::Mutex::new(None);
+static RESOLVED: std::sync::Mutex<Option<ChainsByAddress>> = std::sync::Mutex::new(None);
+
+/// Resolved chains of awaits by the return addresses of their stacks.
+type ChainsByAddress = HashMap<Box<[usize]>, Arc<[Frame]>>;
 
 /// Most chains `RESOLVED` keeps.
 const MAX_RESOLVED: usize = 4096;
