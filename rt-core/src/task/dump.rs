@@ -145,6 +145,22 @@ impl fmt::Display for TaskInfo {
 /// A snapshot of a runtime's live tasks, from
 /// [`Handle::dump`](crate::runtime::Handle::dump).
 ///
+/// Each idle task was polled once more in a trace mode, in which every rt
+/// resource records the stack and returns `Pending` untouched; its
+/// [`TaskInfo::trace`] is the chain of awaits from that resource up to the
+/// task's future. The traced tasks then run as if no dump had been taken.
+/// Printed:
+///
+/// ```text
+/// 2 live tasks
+///   task 1 "orders" at src/main.rs:96:10: Idle, 1 polls, waiting at:
+///     rt_sync::mpsc::chan::Rx<T,S>::poll_take at rt-sync/src/mpsc/chan.rs:328
+///     rt_sync::mpsc::bounded::Receiver<T>::recv::{{closure}} at rt-sync/src/mpsc/receiver.rs:20
+///     app::next_order::{{closure}} at src/main.rs:39
+///     app::serve_orders::{{closure}} at src/main.rs:44
+///   task 2 "dumper" at src/main.rs:12:5: Running, 1 polls (no trace: not idle)
+/// ```
+///
 /// Awaiting a `Dump` yields it unchanged, so that code written as
 /// `handle.dump().await` compiles too.
 #[derive(Debug, Clone, Default)]

@@ -176,7 +176,7 @@ impl LocalSet {
 
     /// A snapshot of this set's live tasks, like
     /// [`Handle::dump`](crate::runtime::Handle::dump) for a runtime (whose
-    /// dump does not include them).
+    /// dump does not include them), with where each idle task waits.
     ///
     /// ```
     /// let local = rt_core::task::LocalSet::new();
