@@ -46,11 +46,54 @@ crate::loom::thread_local! {
 /// resource returns at once, untouched.
 #[inline]
 pub fn trace_leaf() -> Poll<()> {
+    // One relaxed load while no dump runs anywhere: smaller than a
+    // thread-local read where the leaf is inlined into a task's poll.
+    if !tracing::any() {
+        return Poll::Ready(());
+    }
+    trace_leaf_slow()
+}
+
+#[cold]
+#[inline(never)]
+fn trace_leaf_slow() -> Poll<()> {
     if COLLECTOR.with(|c| c.get().is_null()) {
         Poll::Ready(())
     } else {
         record();
         Poll::Pending
+    }
+}
+
+/// How many threads are in trace mode, process-wide: the leaves' fast
+/// check. A thread counts itself before it sets its own trace mode, so it
+/// always sees its own count; another thread that sees a stale count only
+/// goes on to read its own (unset) trace mode. Part of no protocol between
+/// threads, so a plain atomic, and none at all under loom (whose atomics
+/// cannot be statics), where the leaves read the thread-local directly.
+mod tracing {
+    #[cfg(not(loom))]
+    static THREADS: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
+
+    /// Whether some thread may be in trace mode.
+    #[inline(always)]
+    pub(super) fn any() -> bool {
+        #[cfg(not(loom))]
+        return THREADS.load(std::sync::atomic::Ordering::Relaxed) != 0;
+        #[cfg(loom)]
+        return true;
+    }
+
+    #[cfg_attr(not(feature = "rt"), allow(dead_code))]
+    pub(super) fn enter() {
+        #[cfg(not(loom))]
+        THREADS.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+    }
+
+    #[cfg_attr(not(feature = "rt"), allow(dead_code))]
+    pub(super) fn exit() {
+        #[cfg(not(loom))]
+        THREADS.fetch_sub(1, std::sync::atomic::Ordering::Relaxed);
     }
 }
 
@@ -85,6 +128,7 @@ impl TraceMode {
     /// caller holds its `RUNNING` from `transition_to_trace`).
     pub(super) fn enter(collector: &mut Collector, claimed: &super::state::State) -> TraceMode {
         let claimed = (claimed as *const super::state::State).cast();
+        tracing::enter();
         TraceMode {
             collector: COLLECTOR.with(|c| c.replace(collector)),
             claimed: CLAIMED.with(|c| c.replace(claimed)),
@@ -97,6 +141,7 @@ impl Drop for TraceMode {
     fn drop(&mut self) {
         COLLECTOR.with(|c| c.set(self.collector));
         CLAIMED.with(|c| c.set(self.claimed));
+        tracing::exit();
     }
 }
 
