@@ -2,21 +2,23 @@
 //!
 //! An idle task's future sits at some `.await`, and re-polling it walks the
 //! same chain of `poll` calls down to the rt resource it waits on. A dump
-//! does exactly that: it claims each idle task as a poll would, sets this
-//! thread's trace mode and polls the future once. Every rt leaf resource
-//! (timers, sync primitives, channels, I/O readiness, `JoinHandle`,
-//! `yield_now`...) calls [`trace_leaf`] at the top of its `poll`; in trace
-//! mode that records the stack (the chain of awaits) and answers `Pending`
-//! before the resource does anything, so no waker is replaced, no permit or
-//! message taken and no coop budget spent. Outside trace mode it costs one
-//! thread-local read.
+//! does exactly that: it claims each idle task as a poll would
+//! (`State::transition_to_trace`), sets this thread's trace mode and polls
+//! the task through its one poll entry, whose slow path lets the claimant
+//! through. Every rt leaf resource (timers, sync primitives, channels, I/O
+//! readiness, signals, `JoinHandle`, `JoinSet`, `yield_now`) calls
+//! [`trace_leaf`] at the top of its `poll`; in trace mode that records the
+//! stack (the chain of awaits) and answers `Pending` before the resource
+//! does anything, so no waker is replaced, no permit or message taken and
+//! no coop budget spent. While no dump runs it costs one relaxed load.
 //!
 //! Stacks are captured with [`std::backtrace::Backtrace`] (stable Rust, no
 //! dependency). Resolving symbols is the slow part, so where the platform
-//! unwinder can be asked for the bare return addresses, each capture is
-//! keyed by them and every distinct stack is captured and resolved once per
-//! dump: ten thousand tasks parked at the same await cost one resolution.
-//! Everything a dump caches is dropped with it.
+//! unwinder (`_Unwind_Backtrace`, which std links already) can be asked for
+//! the bare return addresses, each capture is keyed by them, unwound only
+//! down to the dump's own frame: a stack is captured and resolved once per
+//! dump, and a chain resolved once is kept (in a bounded cache) for later
+//! dumps. Ten thousand tasks parked at the same await cost one resolution.
 
 // Without the `rt` feature no dump exists to set a collector: only the
 // hook and the public types are used then.
@@ -97,7 +99,8 @@ mod tracing {
     }
 }
 
-/// Whether this thread is trace-polling a task for a dump.
+/// Whether this thread is trace-polling a task for a dump (for resources
+/// that need to know beyond [`trace_leaf`]).
 pub fn is_tracing() -> bool {
     !COLLECTOR.with(|c| c.get().is_null())
 }
