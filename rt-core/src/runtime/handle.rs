@@ -149,8 +149,10 @@ impl Handle {
     /// Taking a dump briefly holds each shard lock of the task list, which
     /// spawning and completing also take, then polls each idle task once in
     /// trace mode, on the calling thread (see [`Dump`]); the poll path is
-    /// not affected. The first dump of a process
-    /// loads the symbols (a fraction of a second).
+    /// not affected. The first dump of a process loads the symbols (a
+    /// fraction of a second). As the idle tasks' futures run their `poll`
+    /// on the calling thread, do not take a dump while holding a lock that
+    /// one of them takes in its `poll`.
     ///
     /// ```
     /// use rt_core::task::{self, TaskState};
