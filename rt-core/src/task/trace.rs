@@ -108,12 +108,37 @@ pub fn is_tracing() -> bool {
 #[cold]
 #[inline(never)]
 fn record() {
+    record_into(false);
+}
+
+/// Called when a task's waker is cloned: in trace mode, that is a future
+/// that keeps the waker to return `Pending` on its own (not an rt
+/// resource), and where it did so is the innermost frame the trace poll
+/// reached; used when the poll reached no rt resource.
+#[cfg(feature = "rt")]
+#[inline]
+pub(super) fn waker_cloned() {
+    if tracing::any() {
+        record_waker_use();
+    }
+}
+
+#[cfg(feature = "rt")]
+#[cold]
+#[inline(never)]
+fn record_waker_use() {
+    if !COLLECTOR.with(|c| c.get().is_null()) {
+        record_into(true);
+    }
+}
+
+fn record_into(from_waker: bool) {
     let collector = COLLECTOR.with(|c| c.get());
     // SAFETY: the pointer is set only by a `TraceMode`, for its life, from
     // a `&mut Collector` that outlives it, and nothing else borrows the
     // collector meanwhile (the trace poll runs on this thread).
     let collector = unsafe { &mut *collector };
-    collector.record();
+    collector.record(from_waker);
 }
 
 /// Trace mode on this thread, recording into a dump's collector, while
@@ -179,8 +204,11 @@ pub(crate) struct Collector {
     by_address: HashMap<Box<[usize]>, usize>,
     /// Each distinct stack of this dump.
     stacks: Vec<Stack>,
-    /// Indices into `stacks` recorded by the current trace poll.
+    /// Indices into `stacks` recorded by the current trace poll at rt
+    /// resources.
     current: Vec<usize>,
+    /// As `current`, where the current trace poll cloned the task's waker.
+    current_wakers: Vec<usize>,
     /// Where the unwinding of a captured stack may stop: the address of a
     /// local of the dump's frame, above which no frame of the task is.
     stack_limit: usize,
@@ -211,8 +239,13 @@ impl Collector {
         self.stack_limit = limit;
     }
 
-    fn record(&mut self) {
-        if self.current.len() >= MAX_LEAVES_PER_TASK {
+    fn record(&mut self, from_waker: bool) {
+        let current = if from_waker {
+            &self.current_wakers
+        } else {
+            &self.current
+        };
+        if current.len() >= MAX_LEAVES_PER_TASK {
             return;
         }
         let key = unwind::addresses(self.stack_limit);
@@ -238,12 +271,24 @@ impl Collector {
                 self.stacks.len() - 1
             }
         };
-        self.current.push(index);
+        if from_waker {
+            self.current_wakers.push(index);
+        } else {
+            self.current.push(index);
+        }
     }
 
     /// The stacks recorded since the last call (by one trace poll).
+    /// The chains end at the rt resources reached, or, when none was, at
+    /// the futures that kept the task's waker.
     pub(crate) fn take_current(&mut self) -> Vec<usize> {
-        std::mem::take(&mut self.current)
+        let wakers = std::mem::take(&mut self.current_wakers);
+        let leaves = std::mem::take(&mut self.current);
+        if leaves.is_empty() {
+            wakers
+        } else {
+            leaves
+        }
     }
 
     /// Resolves every distinct stack into its chain of awaits.
@@ -321,8 +366,10 @@ impl Trace {
     }
 
     /// One chain per rt resource the task waits on (more than one under a
-    /// `join!` or `select!`), each innermost frame first. Empty when the
-    /// task's future returned `Pending` without reaching an rt resource.
+    /// `join!` or `select!`), each innermost frame first. When the poll
+    /// reached no rt resource, one chain per place that kept the task's
+    /// waker (a future that returns `Pending` on its own), ending there;
+    /// empty when there was none of those either.
     pub fn chains(&self) -> impl Iterator<Item = &[Frame]> {
         self.chains.iter().map(|chain| &**chain)
     }
@@ -447,6 +494,7 @@ fn is_plumbing(name: &str) -> bool {
         "rt_core::task::task_local::",
         "rt_core::task::dump::",
         "rt_core::loom::",
+        "rt_core::task::waker::",
         "__rust",
     ];
     PREFIXES.iter().any(|p| name.starts_with(p))
