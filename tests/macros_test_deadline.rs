@@ -26,12 +26,18 @@ async fn hanging_probe_multi_thread() {
     hang_beside_a_named_task().await;
 }
 
+/// Waits on a `Notify` nobody notifies: where the dump's trace must
+/// show the stuck task.
+async fn wait_forever() {
+    rt::sync::Notify::new().notified().await;
+}
+
 /// Spawns a task named `stuck-worker` that never finishes, and never
 /// finishes either.
 async fn hang_beside_a_named_task() {
     rt::task::Builder::new()
         .name("stuck-worker")
-        .spawn(std::future::pending::<()>())
+        .spawn(wait_forever())
         .unwrap();
     std::future::pending::<()>().await;
 }
@@ -80,6 +86,11 @@ fn check_probe(probe: &str) {
     assert!(
         stderr.contains("1 live tasks") && stderr.contains("\"stuck-worker\""),
         "the runtime's task dump is printed:\n{stderr}"
+    );
+    assert!(
+        stderr.contains("rt_sync::notify::Notified")
+            && stderr.contains("macros_test_deadline::wait_forever"),
+        "the dump traces the stuck task:\n{stderr}"
     );
     assert!(
         stderr.contains(&format!("aborting the test process: `{probe}` hung")),

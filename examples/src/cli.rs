@@ -49,8 +49,10 @@ pub fn usage(program: &str, problem: &str) -> ! {
 /// Ends the process with an error if it is still running after `limit`:
 /// a smoke run that hangs fails instead of stalling CI. Called inside a
 /// runtime, it first prints that runtime's task dump (each live task's
-/// state, poll count and time since its last poll), which tells a task
-/// that waits for an event apart from one that is scheduled but not run.
+/// state, poll count and time since its last poll, and for an idle task
+/// the chain of awaits it is parked at), which tells a task that waits for
+/// an event apart from one that is scheduled but not run, and says which
+/// event.
 pub fn exit_if_stuck(limit: Duration) {
     let runtime = rt::runtime::Handle::try_current().ok();
     std::thread::spawn(move || {

@@ -537,6 +537,7 @@ impl Future for Acquire<'_> {
         // of budget still takes its place in the queue (or its permits),
         // so running out of budget never lets a later waiter overtake it,
         // and a waiter that stays queued is not rescheduled by the budget.
+        std::task::ready!(rt_core::task::trace::trace_leaf());
         let mut this = self.project();
         let result = ready!(this.semaphore.poll_acquire(
             cx,

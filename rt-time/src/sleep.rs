@@ -198,6 +198,7 @@ impl Future for Sleep {
     type Output = ();
 
     fn poll(self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<()> {
+        std::task::ready!(rt_core::task::trace::trace_leaf());
         self.poll_elapsed(cx)
     }
 }

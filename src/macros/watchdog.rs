@@ -1,6 +1,7 @@
 //! The deadline of an `#[rt::test]`: a test that runs too long prints its
-//! name and its runtime's task dump to stderr, then aborts the process, so
-//! that a hang fails the run at once, saying where, instead of stalling CI
+//! name and its runtime's task dump (with the chain of awaits each idle
+//! task is parked at) to stderr, then aborts the process, so that a hang
+//! fails the run at once, saying where, instead of stalling CI
 //! until an outer time limit kills it without a word.
 //!
 //! One watchdog thread serves the whole process. Arming a test puts its

@@ -28,6 +28,8 @@ pub struct Builder {
     start_paused: bool,
     /// Tasks run on several threads: the clock cannot be paused.
     multi_thread: bool,
+    #[cfg(all(unix, feature = "signal"))]
+    dump_on_signal: Option<crate::signal::unix::SignalKind>,
 }
 
 impl Builder {
@@ -42,6 +44,8 @@ impl Builder {
             enable_time: false,
             start_paused: false,
             multi_thread: false,
+            #[cfg(all(unix, feature = "signal"))]
+            dump_on_signal: None,
         }
     }
 
@@ -57,6 +61,8 @@ impl Builder {
             enable_time: false,
             start_paused: false,
             multi_thread: true,
+            #[cfg(all(unix, feature = "signal"))]
+            dump_on_signal: None,
         }
     }
 
@@ -274,10 +280,37 @@ impl Builder {
         self
     }
 
+    /// Writes the runtime's task dump, with where each idle task waits
+    /// (see [`Handle::dump`]), to stderr each time the process receives
+    /// `kind` (for example `SIGUSR1`), without stopping anything: `kill
+    /// -USR1 PID` on a program that seems stuck shows what its tasks wait
+    /// for. The runtime listens from a task of its own, named
+    /// `rt-dump-on-signal`, which the dump lists as running.
+    ///
+    /// ```no_run
+    /// use rt::signal::unix::SignalKind;
+    ///
+    /// let rt = rt::runtime::Builder::new_multi_thread()
+    ///     .enable_all()
+    ///     .dump_on_signal(SignalKind::user_defined1())
+    ///     .build()
+    ///     .unwrap();
+    /// ```
+    #[cfg(all(unix, feature = "signal"))]
+    pub fn dump_on_signal(&mut self, kind: crate::signal::unix::SignalKind) -> &mut Self {
+        self.dump_on_signal = Some(kind);
+        self
+    }
+
     /// Builds the runtime, failing with the OS's error if a resource cannot
     /// be created.
     pub fn build(&mut self) -> io::Result<Runtime> {
-        self.with_drivers()?.build().map(Runtime::from_core)
+        let runtime = Runtime::from_core(self.with_drivers()?.build()?);
+        #[cfg(all(unix, feature = "signal"))]
+        if let Some(kind) = self.dump_on_signal {
+            dump_on_signal(&runtime, kind)?;
+        }
+        Ok(runtime)
     }
 
     /// Builds a [`LocalRuntime`]: a current-thread runtime that is `!Send`
@@ -335,4 +368,27 @@ impl Builder {
         let _ = (self.enable_time, self.multi_thread);
         Ok(&mut self.inner)
     }
+}
+
+/// Starts the task that writes a dump on each delivery of `kind`. The
+/// handler is installed here, before `build` returns, so that no delivery
+/// after it is missed.
+#[cfg(all(unix, feature = "signal"))]
+fn dump_on_signal(runtime: &Runtime, kind: crate::signal::unix::SignalKind) -> io::Result<()> {
+    use std::io::Write;
+    let mut signal = {
+        let _enter = runtime.enter();
+        crate::signal::unix::signal(kind)?
+    };
+    let listener = async move {
+        while signal.recv().await.is_some() {
+            let dump = super::Handle::current().dump();
+            let text = format!("rt: task dump on signal {}:\n{dump}", kind.as_raw_value());
+            let _ = std::io::stderr().lock().write_all(text.as_bytes());
+        }
+    };
+    crate::task::Builder::new()
+        .name("rt-dump-on-signal")
+        .spawn_on(listener, runtime.handle())?;
+    Ok(())
 }

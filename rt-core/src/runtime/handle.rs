@@ -149,12 +149,18 @@ impl Handle {
     }
 
     /// A snapshot of every live task of this runtime: id, name, spawn
-    /// location, state, poll count and time since the last poll. Tasks of a
-    /// `LocalSet` belong to the set, not the runtime, and are not listed:
-    /// see [`LocalSet::dump`](crate::task::LocalSet::dump).
+    /// location, state, poll count, time since the last poll and, for an
+    /// idle task, where it waits ([`TaskInfo::trace`](crate::task::TaskInfo::trace)).
+    /// Tasks of a `LocalSet` belong to the set, not the runtime, and are
+    /// not listed: see [`LocalSet::dump`](crate::task::LocalSet::dump).
     ///
     /// Taking a dump briefly holds each shard lock of the task list, which
-    /// spawning and completing also take; the poll path is not affected.
+    /// spawning and completing also take, then polls each idle task once in
+    /// trace mode, on the calling thread (see [`Dump`]); the poll path is
+    /// not affected. The first dump of a process loads the symbols (a
+    /// fraction of a second). As the idle tasks' futures run their `poll`
+    /// on the calling thread, do not take a dump while holding a lock that
+    /// one of them takes in its `poll`.
     ///
     /// ```
     /// use rt_core::task::{self, TaskState};
@@ -170,6 +176,8 @@ impl Handle {
     /// assert_eq!(info.name(), Some("sleeper"));
     /// assert_eq!(info.state(), TaskState::Idle);
     /// assert_eq!(info.poll_count(), 1);
+    /// // `pending()` is no rt resource: the trace names the task's future.
+    /// assert!(info.trace().unwrap().root().contains("Pending"));
     /// println!("{dump}");
     /// ```
     pub fn dump(&self) -> Dump {

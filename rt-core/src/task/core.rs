@@ -231,6 +231,13 @@ impl Trailer {
         self.polls.store(polls.wrapping_add(1), Ordering::Relaxed);
     }
 
+    /// Takes back the count of a poll that is about to be a dump's trace
+    /// poll. The caller holds `RUNNING`.
+    pub(super) fn uncount_poll(&self) {
+        let polls = self.polls.load(Ordering::Relaxed);
+        self.polls.store(polls.wrapping_sub(1), Ordering::Relaxed);
+    }
+
     /// Records when a measured poll ended. The caller holds `RUNNING`.
     pub(super) fn set_last_poll(&self, millis: u32) {
         self.last_poll.store(millis.max(1), Ordering::Relaxed);

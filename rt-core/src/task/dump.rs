@@ -1,12 +1,41 @@
 //! Task dumps: a snapshot of every live task of a runtime, for debugging a
-//! stuck program.
+//! stuck program, with where each idle task waits.
 //!
-//! A dump reads what each task cell already keeps (id, spawn location,
-//! name, state word, poll count and last-poll time) while the owned-task
-//! list's shard lock keeps the task alive; taking one costs nothing on the
-//! poll path beyond the counter every poll bumps.
+//! A dump takes a reference to each task under the owned-task list's shard
+//! lock, then, with the lock released, reads what each task cell already
+//! keeps (id, spawn location, name, state word, poll count and last-poll
+//! time) and trace-polls each idle task once (see `trace.rs`): the poll
+//! runs the future down to the rt resource it is parked on, which records
+//! the chain of awaits and answers `Pending` without touching anything. A
+//! task that is running or queued is not traced. Printed, a dump of the
+//! `stuck` example (two transfers deadlocked on each other's `Mutex`, one
+//! task waiting on a channel nobody sends to) reads:
+//!
+//! ```text
+//! 3 live tasks
+//!   task 1 "transfer a->b" at examples/examples/stuck.rs:88:10: Idle, 2 polls, waiting at:
+//!     rt_sync::batch_semaphore::Acquire at rt-sync/src/batch_semaphore.rs:532
+//!     rt_sync::mutex::Mutex<T>::acquire::{{closure}} at rt-sync/src/mutex/mod.rs:163
+//!     rt_sync::mutex::Mutex<T>::lock::{{closure}} at rt-sync/src/mutex/mod.rs:109
+//!     stuck::lock_destination::{{closure}} at examples/examples/stuck.rs:23
+//!     stuck::transfer::{{closure}} at examples/examples/stuck.rs:32
+//!   task 2 "transfer b->a" at examples/examples/stuck.rs:92:10: Idle, 1 polls, waiting at:
+//!     ...
+//!   task 3 "orders" at examples/examples/stuck.rs:96:10: Idle, 1 polls, waiting at:
+//!     rt_sync::mpsc::chan::Rx<T,S>::poll_take at rt-sync/src/mpsc/chan.rs:328
+//!     rt_sync::mpsc::chan::Rx<T,S>::poll_recv at rt-sync/src/mpsc/chan.rs:303
+//!     rt_sync::mpsc::bounded::Receiver<T>::recv::{{closure}} at rt-sync/src/mpsc/receiver.rs:20
+//!     stuck::next_order::{{closure}} at examples/examples/stuck.rs:39
+//!     stuck::serve_orders::{{closure}} at examples/examples/stuck.rs:44
+//! ```
+//!
+//! Without a dump nothing of this runs: the poll path pays only the
+//! counter every poll bumps, and each leaf resource one thread-local read.
 
 use super::core::Header;
+use super::raw::RawTask;
+use super::state::Snapshot;
+use super::trace::{Collector, Trace};
 use super::Id;
 use crate::loom::sync::atomic::Ordering;
 use std::fmt;
@@ -40,6 +69,7 @@ pub struct TaskInfo {
     state: TaskState,
     polls: u64,
     since_last_poll: Option<Duration>,
+    trace: Option<Trace>,
 }
 
 impl TaskInfo {
@@ -75,6 +105,14 @@ impl TaskInfo {
     pub fn since_last_poll(&self) -> Option<Duration> {
         self.since_last_poll
     }
+
+    /// Where the task waits: for an [`Idle`](TaskState::Idle) task, the
+    /// chain of awaits from the rt resource it is parked on up to its
+    /// future. `None` for a task that was running, scheduled or complete
+    /// when the dump was taken (it waits on nothing).
+    pub fn trace(&self) -> Option<&Trace> {
+        self.trace.as_ref()
+    }
 }
 
 impl fmt::Display for TaskInfo {
@@ -91,12 +129,37 @@ impl fmt::Display for TaskInfo {
         if let Some(since) = self.since_last_poll {
             write!(f, ", last poll {since:?} ago")?;
         }
-        Ok(())
+        match &self.trace {
+            Some(trace) => {
+                f.write_str(", waiting at:")?;
+                for line in trace.to_string().lines() {
+                    write!(f, "\n    {line}")?;
+                }
+                Ok(())
+            }
+            None => f.write_str(" (no trace: not idle)"),
+        }
     }
 }
 
 /// A snapshot of a runtime's live tasks, from
 /// [`Handle::dump`](crate::runtime::Handle::dump).
+///
+/// Each idle task was polled once more in a trace mode, in which every rt
+/// resource records the stack and returns `Pending` untouched; its
+/// [`TaskInfo::trace`] is the chain of awaits from that resource up to the
+/// task's future. The traced tasks then run as if no dump had been taken.
+/// Printed:
+///
+/// ```text
+/// 2 live tasks
+///   task 1 "orders" at src/main.rs:96:10: Idle, 1 polls, waiting at:
+///     rt_sync::mpsc::chan::Rx<T,S>::poll_take at rt-sync/src/mpsc/chan.rs:328
+///     rt_sync::mpsc::bounded::Receiver<T>::recv::{{closure}} at rt-sync/src/mpsc/receiver.rs:20
+///     app::next_order::{{closure}} at src/main.rs:39
+///     app::serve_orders::{{closure}} at src/main.rs:44
+///   task 2 "dumper" at src/main.rs:12:5: Running, 1 polls (no trace: not idle)
+/// ```
 ///
 /// Awaiting a `Dump` yields it unchanged, so that code written as
 /// `handle.dump().await` compiles too.
@@ -106,7 +169,37 @@ pub struct Dump {
 }
 
 impl Dump {
-    pub(crate) fn new(mut tasks: Vec<TaskInfo>) -> Dump {
+    /// Takes the dump of `tasks`: reads each entry and trace-polls each
+    /// idle task, then resolves the distinct stacks once.
+    pub(crate) fn take(tasks: Vec<Held>, now: Instant) -> Dump {
+        let mut collector = Collector::default();
+        let mut entries = Vec::with_capacity(tasks.len());
+        for held in &tasks {
+            let mut info = task_info(held.0.header(), now);
+            let traced = held.0.trace(&mut collector);
+            match traced {
+                Ok(traced) => {
+                    info.state = TaskState::Idle;
+                    entries.push((info, Some(traced)));
+                }
+                Err(snapshot) => {
+                    info.state = state_of(snapshot);
+                    entries.push((info, None));
+                }
+            }
+        }
+        // Let go of the tasks before resolving symbols, the slow part.
+        drop(tasks);
+        let chains = collector.finish();
+        let mut tasks: Vec<TaskInfo> = entries
+            .into_iter()
+            .map(|(mut info, traced)| {
+                info.trace = traced.map(|(stacks, root)| {
+                    Trace::new(stacks.iter().map(|&i| chains[i].clone()).collect(), root)
+                });
+                info
+            })
+            .collect();
         tasks.sort_by_key(|t| t.id);
         Dump { tasks }
     }
@@ -145,12 +238,30 @@ pub(crate) fn clock_millis(at: Instant) -> u32 {
     at.saturating_duration_since(epoch).as_millis() as u32
 }
 
-/// Reads a dump entry off a live task.
-///
-/// The caller keeps the task alive (it holds the owned-list shard lock).
-pub(crate) fn task_info(header: &Header, now: Instant) -> TaskInfo {
-    let snapshot = header.state.load();
-    let state = if snapshot.is_complete() {
+/// A task a dump holds a reference to, taken under the owned-list shard
+/// lock, so that the dump can trace-poll it after letting go of the lock
+/// (a poll may spawn, or complete the task, which takes that lock).
+pub(crate) struct Held(RawTask);
+
+impl Held {
+    /// Takes a reference to a task of an owned list; the caller holds the
+    /// shard lock, which keeps the task linked and so alive meanwhile.
+    pub(crate) fn new(header: &Header) -> Held {
+        // SAFETY: the task is alive (see above).
+        let raw = unsafe { RawTask::from_raw(NonNull::from(header)) };
+        raw.ref_inc();
+        Held(raw)
+    }
+}
+
+impl Drop for Held {
+    fn drop(&mut self) {
+        self.0.drop_reference();
+    }
+}
+
+fn state_of(snapshot: Snapshot) -> TaskState {
+    if snapshot.is_complete() {
         TaskState::Complete
     } else if snapshot.is_running() {
         TaskState::Running
@@ -158,7 +269,12 @@ pub(crate) fn task_info(header: &Header, now: Instant) -> TaskInfo {
         TaskState::Scheduled
     } else {
         TaskState::Idle
-    };
+    }
+}
+
+/// Reads a dump entry off a live task, which the caller keeps alive.
+fn task_info(header: &Header, now: Instant) -> TaskInfo {
+    let state = state_of(header.state.load());
     // SAFETY: the caller keeps the task alive; the trailer lives as long.
     let trailer = unsafe { Header::trailer(NonNull::from(header)).as_ref() };
     let last = trailer.last_poll.load(Ordering::Relaxed);
@@ -171,5 +287,6 @@ pub(crate) fn task_info(header: &Header, now: Instant) -> TaskInfo {
         state,
         polls: u64::from(trailer.polls.load(Ordering::Relaxed)),
         since_last_poll,
+        trace: None,
     }
 }

@@ -102,6 +102,10 @@ impl<F: Future, S: Schedule> Harness<F, S> {
     #[cold]
     #[inline(never)]
     fn report_poll(&self, started: Instant) {
+        if super::trace::is_tracing() {
+            // A dump's trace poll: not a poll of the task's own.
+            return;
+        }
         let ended = Instant::now();
         let trailer = self.trailer();
         trailer.set_last_poll(clock_millis(ended));

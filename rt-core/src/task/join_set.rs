@@ -294,6 +294,7 @@ impl<T> JoinSet<T> {
         &mut self,
         cx: &mut Context<'_>,
     ) -> Poll<Option<Result<(Id, T), JoinError>>> {
+        std::task::ready!(super::trace::trace_leaf());
         if self.len == 0 {
             return Poll::Ready(None);
         }

@@ -191,7 +191,7 @@ impl LocalSet {
 
     /// A snapshot of this set's live tasks, like
     /// [`Handle::dump`](crate::runtime::Handle::dump) for a runtime (whose
-    /// dump does not include them).
+    /// dump does not include them), with where each idle task waits.
     ///
     /// ```
     /// let local = rt_core::task::LocalSet::new();
@@ -204,8 +204,8 @@ impl LocalSet {
         self.context
             .shared
             .owned
-            .for_each(|header| tasks.push(super::dump::task_info(header, now)));
-        super::Dump::new(tasks)
+            .for_each(|header| tasks.push(super::dump::Held::new(header)));
+        super::Dump::take(tasks, now)
     }
 
     /// Makes this set current, so that [`spawn_local`] works, until the

@@ -82,6 +82,7 @@ impl TestSched {
 }
 
 /// Pending until polled `ready_after` times; hands its waker out each poll.
+/// An rt leaf: a trace poll stops at its hook, touching nothing.
 struct Counted {
     polls: usize,
     ready_after: usize,
@@ -94,6 +95,7 @@ impl Future for Counted {
     type Output = Arc<AtomicUsize>;
 
     fn poll(mut self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<Self::Output> {
+        std::task::ready!(super::trace::trace_leaf());
         self.polls += 1;
         if self.polls >= self.ready_after {
             return Poll::Ready(Arc::new(AtomicUsize::new(self.polls)));
@@ -242,5 +244,39 @@ fn shutdown_races_remote_wake() {
         drop(drained);
         let err = loom::future::block_on(join).unwrap_err();
         assert!(err.is_cancelled());
+    });
+}
+
+#[test]
+fn trace_poll_races_wake() {
+    loom::model(|| {
+        let sched = TestSched::new();
+        let (future, slot) = counted(2);
+        let join = sched.spawn(future);
+        sched.run(); // first poll: Pending, waker handed out
+        let waker = slot.lock().unwrap().take().unwrap();
+        let t = thread::spawn(move || waker.wake());
+
+        // A dump on this thread: claims the task unless the wake queued it
+        // first, trace-polls it, and hands back a wake that came meanwhile.
+        let mut held = Vec::new();
+        sched
+            .owned
+            .for_each(|header| held.push(super::dump::Held::new(header)));
+        let dump = super::Dump::take(held, std::time::Instant::now());
+        let info = &dump.tasks()[0];
+        assert_eq!(
+            info.trace().is_some(),
+            info.state() == super::TaskState::Idle
+        );
+        t.join().unwrap();
+
+        // Whenever the wake came, it queued the task exactly once, and the
+        // trace poll did not count as a poll of the future.
+        assert_eq!(sched.queue.lock().unwrap().len(), 1);
+        assert_eq!(sched.run(), 1);
+        let out = loom::future::block_on(join).expect("task completes");
+        assert_eq!(out.load(SeqCst), 2);
+        sched.shutdown();
     });
 }

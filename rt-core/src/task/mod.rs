@@ -32,6 +32,7 @@
 //! budget whether or not this build can run a runtime.
 
 pub mod coop;
+pub mod trace;
 
 cfg_rt! {
     mod abort;
@@ -56,6 +57,7 @@ cfg_rt! {
     pub use builder::Builder;
     pub use coop::{consume_budget, unconstrained, Unconstrained};
     pub use dump::{Dump, TaskInfo, TaskState};
+    pub use trace::{Frame, Trace};
     pub use error::JoinError;
     pub use id::{id, try_id, Id};
     pub use join::JoinHandle;

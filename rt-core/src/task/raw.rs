@@ -7,7 +7,8 @@ use super::core::{Cell, Core, Header, Trailer};
 use super::harness::Harness;
 use super::id::Id;
 use super::origin::Origin;
-use super::state::State;
+use super::state::{Snapshot, State};
+use super::trace::{Collector, TraceMode};
 use super::Schedule;
 use std::future::Future;
 use std::mem::offset_of;
@@ -30,6 +31,8 @@ pub(crate) struct Vtable {
     pub(super) drop_join_handle_slow: unsafe fn(NonNull<Header>),
     /// Cancels the task from its owner (runtime shutdown).
     pub(super) shutdown: unsafe fn(NonNull<Header>),
+    /// The type name of the task's future, for task dumps.
+    pub(super) future_type: fn() -> &'static str,
     /// Byte offset of the trailer in the cell.
     pub(super) trailer_offset: usize,
     /// Byte offset of the scheduler in the cell.
@@ -45,6 +48,7 @@ fn vtable<F: Future, S: Schedule>() -> &'static Vtable {
         try_read_output: try_read_output::<F, S>,
         drop_join_handle_slow: drop_join_handle_slow::<F, S>,
         shutdown: shutdown::<F, S>,
+        future_type: std::any::type_name::<F>,
         trailer_offset: offset_of!(Cell<F, S>, trailer),
         scheduler_offset: offset_of!(Cell<F, S>, core) + offset_of!(Core<F, S>, scheduler),
     }
@@ -142,6 +146,38 @@ impl RawTask {
     pub(super) fn shutdown(self) {
         // SAFETY: the caller gives up a `Task` reference.
         unsafe { (self.header().vtable.shutdown)(self.ptr) }
+    }
+
+    /// One trace poll for a task dump (see `trace.rs`); the caller holds a
+    /// reference. When the task is idle, claims it like a poll (so that it
+    /// owns the future, and a concurrent wake only sets `NOTIFIED`) and
+    /// polls it through the ordinary poll entry in trace mode, which ends
+    /// it like any poll: the state word is as before, except that a wake
+    /// that came meanwhile is handed to the scheduler, once. Returns the
+    /// stacks recorded and the future's type name, or the state word that
+    /// kept the task from being claimed.
+    ///
+    /// The ordinary entry, because the future's poll must have one call
+    /// site: a second copy would keep the compiler from inlining it and its
+    /// panic guard into every poll.
+    pub(super) fn trace(
+        self,
+        collector: &mut Collector,
+    ) -> Result<(Vec<usize>, &'static str), Snapshot> {
+        self.state().transition_to_trace()?;
+        // We hold RUNNING: the poll below counts itself; a trace poll is
+        // not one of the task's.
+        self.trailer().uncount_poll();
+        // Unwinding a captured stack stops at this frame: what is below is
+        // the same for every task of the dump.
+        let marker = 0u8;
+        collector.set_stack_limit(std::hint::black_box(&marker) as *const u8 as usize);
+        let mode = TraceMode::enter(collector, self.state());
+        // SAFETY: the vtable matches the cell; the claim's reference (taken
+        // by `transition_to_trace`) is the poll's, and RUNNING is ours.
+        unsafe { (self.header().vtable.poll)(self.ptr) };
+        drop(mode);
+        Ok((collector.take_current(), (self.header().vtable.future_type)()))
     }
 
     pub(super) fn drop_join_handle_fast(self) -> Result<(), ()> {

@@ -123,8 +123,11 @@ pub async fn yield_now() {
     let mut yielded = false;
     std::future::poll_fn(move |cx| {
         if yielded {
+            // A yield that went pending woke its task, so a task parked
+            // (idle, hence traced) never waits here.
             return std::task::Poll::Ready(());
         }
+        std::task::ready!(super::trace::trace_leaf());
         yielded = true;
         cx.waker().wake_by_ref();
         std::task::Poll::Pending

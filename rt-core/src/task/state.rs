@@ -149,18 +149,10 @@ impl State {
     #[inline]
     pub(super) fn transition_to_running(&self) -> TransitionToRunning {
         self.fetch_update_action(|mut next| {
-            assert!(next.is_notified(), "running a task that was not notified");
             if !next.is_idle() {
-                // Running elsewhere or finished: this Notified is stale
-                // (the task was shut down while queued). Drop its reference.
-                next.ref_dec();
-                let action = if next.ref_count() == 0 {
-                    TransitionToRunning::Dealloc
-                } else {
-                    TransitionToRunning::Failed
-                };
-                return (action, Some(next));
+                return self.not_idle_to_running(next);
             }
+            assert!(next.is_notified(), "running a task that was not notified");
             next.set_running();
             next.unset_notified();
             let action = if next.is_cancelled() {
@@ -170,6 +162,46 @@ impl State {
             };
             (action, Some(next))
         })
+    }
+
+    /// A dump claims an idle task for one trace poll, as a poll would:
+    /// sets `RUNNING` and takes a reference (the trace poll's, handed back
+    /// by `transition_to_idle` afterwards), so that wakes meanwhile only set
+    /// `NOTIFIED` and the trace poll owns the future. Fails, leaving the
+    /// word alone, unless the task is idle and not queued. The trace poll
+    /// then goes through `transition_to_running`, which lets the claimant
+    /// through (see `trace::claimed_for_trace`).
+    pub(super) fn transition_to_trace(&self) -> Result<Snapshot, Snapshot> {
+        self.fetch_update(|mut next| {
+            if !next.is_idle() || next.is_notified() {
+                return None;
+            }
+            next.set_running();
+            next.ref_inc();
+            Some(next)
+        })
+    }
+
+    /// `transition_to_running` on a task that is running or finished: a
+    /// stale run-queue entry (the task was shut down while queued), whose
+    /// reference is dropped; or a dump's trace poll, which claimed the task
+    /// with `transition_to_trace` and so holds RUNNING and the poll's
+    /// reference already. Out of line and cold, to keep the poll path's
+    /// CAS loop small.
+    #[cold]
+    #[inline(never)]
+    fn not_idle_to_running(&self, mut next: Snapshot) -> (TransitionToRunning, Option<Snapshot>) {
+        if next.is_running() && super::trace::claimed_for_trace(self) {
+            return (TransitionToRunning::Success, None);
+        }
+        assert!(next.is_notified(), "running a task that was not notified");
+        next.ref_dec();
+        let action = if next.ref_count() == 0 {
+            TransitionToRunning::Dealloc
+        } else {
+            TransitionToRunning::Failed
+        };
+        (action, Some(next))
     }
 
     /// Called after a poll that returned `Pending`.

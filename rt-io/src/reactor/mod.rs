@@ -24,11 +24,11 @@ pub use driver::{
     DEFAULT_EVENTS_CAPACITY,
 };
 pub use handle::IoHandle;
+pub use ready::{Interest, Ready, ERROR_EVENT};
+pub use registration_set::{RegistrationSet, Resolved};
 /// Whether an I/O error is the one operations return once their runtime
 /// shut down; rt-core owns that error.
 pub use rt_core::runtime::is_rt_shutdown_err;
-pub use ready::{Interest, Ready, ERROR_EVENT};
-pub use registration_set::{RegistrationSet, Resolved};
 pub use scheduled_io::{Direction, Readiness, ReadyEvent, ScheduledIo, TICK_MASK};
 
 pub(crate) use poll_evented::PollEvented;

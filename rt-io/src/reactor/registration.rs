@@ -85,6 +85,7 @@ impl Registration {
         cx: &mut Context<'_>,
         direction: Direction,
     ) -> Poll<io::Result<ReadyEvent>> {
+        std::task::ready!(rt_core::task::trace::trace_leaf());
         let budget = ready!(coop::poll_proceed(cx));
         let event = ready!(self.shared.poll_readiness(cx, direction));
         if event.is_shutdown {

@@ -391,6 +391,7 @@ impl Future for Readiness<'_> {
     type Output = ReadyEvent;
 
     fn poll(self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<ReadyEvent> {
+        std::task::ready!(rt_core::task::trace::trace_leaf());
         let me = self.project();
         let io = *me.scheduled_io;
         loop {

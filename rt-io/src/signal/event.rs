@@ -112,6 +112,7 @@ impl EventListener {
     /// `Ready` once the event was delivered since the last `Ready`;
     /// otherwise registers `cx`'s waker and returns `Pending`.
     pub fn poll_delivery(&mut self, cx: &mut Context<'_>) -> Poll<()> {
+        std::task::ready!(rt_core::task::trace::trace_leaf());
         if self.take_news() {
             return Poll::Ready(());
         }

@@ -343,6 +343,7 @@ impl<T, S: ChanSemaphore> Rx<T, S> {
         limit: usize,
         mut take: impl FnMut(T),
     ) -> Poll<usize> {
+        std::task::ready!(rt_core::task::trace::trace_leaf());
         let progress = ready!(coop::poll_proceed(cx));
         if self.taken.0.is_empty() {
             let mut shared = lock(&self.chan.shared);

@@ -473,6 +473,7 @@ impl Future for Notified<'_> {
     type Output = ();
 
     fn poll(self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<()> {
+        std::task::ready!(rt_core::task::trace::trace_leaf());
         self.project().wait.poll_notified(Some(cx.waker()))
     }
 }

@@ -251,6 +251,7 @@ impl<T> Sender<T> {
 
     /// Polls for the receiver going away; registers `cx`'s waker otherwise.
     pub fn poll_closed(&mut self, cx: &mut Context<'_>) -> Poll<()> {
+        std::task::ready!(rt_core::task::trace::trace_leaf());
         let inner = &self.inner;
         let progress = ready!(coop::poll_proceed(cx));
         let closed = inner.register(
@@ -336,6 +337,7 @@ impl<T> Future for Receiver<T> {
     type Output = Result<T, RecvError>;
 
     fn poll(mut self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<Self::Output> {
+        std::task::ready!(rt_core::task::trace::trace_leaf());
         let Some(inner) = self.inner.as_ref() else {
             return Poll::Ready(Err(RecvError(())));
         };

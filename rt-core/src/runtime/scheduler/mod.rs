@@ -144,13 +144,13 @@ impl Handle {
     pub(crate) fn dump(&self) -> Dump {
         let now = Instant::now();
         let mut tasks = Vec::with_capacity(self.num_alive_tasks());
-        let mut collect = |header: &Header| tasks.push(dump::task_info(header, now));
+        let mut collect = |header: &Header| tasks.push(dump::Held::new(header));
         match self {
             Handle::CurrentThread(h) => h.for_each_task(&mut collect),
             #[cfg(feature = "rt-multi-thread")]
             Handle::MultiThread(h) => h.for_each_task(&mut collect),
         }
-        Dump::new(tasks)
+        Dump::take(tasks, now)
     }
 
     pub(crate) fn seed_generator(&self) -> &SeedGenerator {

@@ -1,0 +1,602 @@
+//! Async backtraces: where an idle task is parked, for task dumps.
+//!
+//! An idle task's future sits at some `.await`, and re-polling it walks the
+//! same chain of `poll` calls down to the rt resource it waits on. A dump
+//! does exactly that: it claims each idle task as a poll would
+//! (`State::transition_to_trace`), sets this thread's trace mode and polls
+//! the task through its one poll entry, whose slow path lets the claimant
+//! through. Every rt leaf resource (timers, sync primitives, channels, I/O
+//! readiness, signals, `JoinHandle`, `JoinSet`, `yield_now`) calls
+//! [`trace_leaf`] at the top of its `poll`; in trace mode that records the
+//! stack (the chain of awaits) and answers `Pending` before the resource
+//! does anything, so no waker is replaced, no permit or message taken and
+//! no coop budget spent. While no dump runs it costs one relaxed load.
+//!
+//! Stacks are captured with [`std::backtrace::Backtrace`] (stable Rust, no
+//! dependency). Resolving symbols is the slow part, so where the platform
+//! unwinder (`_Unwind_Backtrace`, which std links already) can be asked for
+//! the bare return addresses, each capture is keyed by them, unwound only
+//! down to the dump's own frame: a stack is captured and resolved once per
+//! dump, and a chain resolved once is kept (in a bounded cache) for later
+//! dumps. Ten thousand tasks parked at the same await cost one resolution.
+
+// Without the `rt` feature no dump exists to set a collector: only the
+// hook and the public types are used then.
+#![cfg_attr(not(feature = "rt"), allow(dead_code))]
+
+use std::backtrace::Backtrace;
+use std::cell::Cell;
+use std::collections::HashMap;
+use std::fmt;
+use std::ptr;
+use std::sync::Arc;
+use std::task::Poll;
+
+crate::loom::thread_local! {
+    /// The dump's collector while this thread trace-polls a task.
+    static COLLECTOR: Cell<*mut Collector> = const { Cell::new(ptr::null_mut()) };
+    /// The state word of the task this thread claimed for a trace poll.
+    static CLAIMED: Cell<*const ()> = const { Cell::new(ptr::null()) };
+}
+
+/// The one hook of every rt leaf resource, called at the top of its `poll`:
+/// `std::task::ready!(rt_core::task::trace::trace_leaf());`.
+///
+/// Outside a task dump it returns `Ready(())` and the poll goes on. While a
+/// dump trace-polls a task on this thread it records where the task waits
+/// (the stack of awaits above this call) and returns `Pending`, so that the
+/// resource returns at once, untouched.
+#[inline]
+pub fn trace_leaf() -> Poll<()> {
+    // One relaxed load while no dump runs anywhere: smaller than a
+    // thread-local read where the leaf is inlined into a task's poll.
+    if !tracing::any() {
+        return Poll::Ready(());
+    }
+    trace_leaf_slow()
+}
+
+#[cold]
+#[inline(never)]
+fn trace_leaf_slow() -> Poll<()> {
+    if COLLECTOR.with(|c| c.get().is_null()) {
+        Poll::Ready(())
+    } else {
+        record();
+        Poll::Pending
+    }
+}
+
+/// How many threads are in trace mode, process-wide: the leaves' fast
+/// check. A thread counts itself before it sets its own trace mode, so it
+/// always sees its own count; another thread that sees a stale count only
+/// goes on to read its own (unset) trace mode. Part of no protocol between
+/// threads, so a plain atomic, and none at all under loom (whose atomics
+/// cannot be statics), where the leaves read the thread-local directly.
+mod tracing {
+    #[cfg(not(loom))]
+    static THREADS: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
+
+    /// Whether some thread may be in trace mode.
+    #[inline(always)]
+    pub(super) fn any() -> bool {
+        #[cfg(not(loom))]
+        return THREADS.load(std::sync::atomic::Ordering::Relaxed) != 0;
+        #[cfg(loom)]
+        return true;
+    }
+
+    #[cfg_attr(not(feature = "rt"), allow(dead_code))]
+    pub(super) fn enter() {
+        #[cfg(not(loom))]
+        THREADS.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+    }
+
+    #[cfg_attr(not(feature = "rt"), allow(dead_code))]
+    pub(super) fn exit() {
+        #[cfg(not(loom))]
+        THREADS.fetch_sub(1, std::sync::atomic::Ordering::Relaxed);
+    }
+}
+
+/// Whether this thread is trace-polling a task for a dump (for resources
+/// that need to know beyond [`trace_leaf`]).
+pub fn is_tracing() -> bool {
+    !COLLECTOR.with(|c| c.get().is_null())
+}
+
+#[cold]
+#[inline(never)]
+fn record() {
+    record_into(false);
+}
+
+/// Called when a task's waker is cloned: in trace mode, that is a future
+/// that keeps the waker to return `Pending` on its own (not an rt
+/// resource), and where it did so is the innermost frame the trace poll
+/// reached; used when the poll reached no rt resource.
+#[cfg(feature = "rt")]
+#[inline]
+pub(super) fn waker_cloned() {
+    if tracing::any() {
+        record_waker_use();
+    }
+}
+
+#[cfg(feature = "rt")]
+#[cold]
+#[inline(never)]
+fn record_waker_use() {
+    if !COLLECTOR.with(|c| c.get().is_null()) {
+        record_into(true);
+    }
+}
+
+fn record_into(from_waker: bool) {
+    let collector = COLLECTOR.with(|c| c.get());
+    // SAFETY: the pointer is set only by a `TraceMode`, for its life, from
+    // a `&mut Collector` that outlives it, and nothing else borrows the
+    // collector meanwhile (the trace poll runs on this thread).
+    let collector = unsafe { &mut *collector };
+    collector.record(from_waker);
+}
+
+/// Trace mode on this thread, recording into a dump's collector, while
+/// the dump trace-polls the task it claimed. The chain of awaits in a
+/// captured stack ends where the task harness calls the future.
+#[cfg(feature = "rt")]
+pub(super) struct TraceMode {
+    collector: *mut Collector,
+    claimed: *const (),
+}
+
+#[cfg(feature = "rt")]
+impl TraceMode {
+    /// Enters trace mode for the task whose state word is `claimed` (the
+    /// caller holds its `RUNNING` from `transition_to_trace`).
+    pub(super) fn enter(collector: &mut Collector, claimed: &super::state::State) -> TraceMode {
+        let claimed = (claimed as *const super::state::State).cast();
+        tracing::enter();
+        TraceMode {
+            collector: COLLECTOR.with(|c| c.replace(collector)),
+            claimed: CLAIMED.with(|c| c.replace(claimed)),
+        }
+    }
+}
+
+#[cfg(feature = "rt")]
+impl Drop for TraceMode {
+    fn drop(&mut self) {
+        COLLECTOR.with(|c| c.set(self.collector));
+        CLAIMED.with(|c| c.set(self.claimed));
+        tracing::exit();
+    }
+}
+
+/// Whether this thread's dump claimed the task whose state word is
+/// `state` for a trace poll: then the poll entry finds the task running,
+/// and must let the trace poll through instead of taking it for a stale
+/// run-queue entry. Asked only on that slow path.
+#[cfg(feature = "rt")]
+pub(super) fn claimed_for_trace(state: &super::state::State) -> bool {
+    let state: *const () = (state as *const super::state::State).cast();
+    CLAIMED.with(|c| c.get() == state)
+}
+
+/// The stack above this call. Loom runs its threads on stacks of its own,
+/// which are not unwound.
+fn capture() -> Backtrace {
+    if cfg!(loom) {
+        Backtrace::disabled()
+    } else {
+        Backtrace::force_capture()
+    }
+}
+
+/// Most leaves one trace poll records (a `join!` of many resources).
+const MAX_LEAVES_PER_TASK: usize = 16;
+
+/// Gathers the stacks of one dump, capturing and resolving each distinct
+/// stack once.
+#[derive(Default)]
+pub(crate) struct Collector {
+    /// Return addresses of a stack to its index in `stacks`.
+    by_address: HashMap<Box<[usize]>, usize>,
+    /// Each distinct stack of this dump.
+    stacks: Vec<Stack>,
+    /// Indices into `stacks` recorded by the current trace poll at rt
+    /// resources.
+    current: Vec<usize>,
+    /// As `current`, where the current trace poll cloned the task's waker.
+    current_wakers: Vec<usize>,
+    /// Where the unwinding of a captured stack may stop: the address of a
+    /// local of the dump's frame, above which no frame of the task is.
+    stack_limit: usize,
+}
+
+/// A stack recorded by a dump: resolved already (by an earlier dump), or
+/// captured and resolved in `finish`.
+enum Stack {
+    Resolved(Arc<[Frame]>),
+    Captured(Backtrace, Option<Box<[usize]>>),
+}
+
+/// Chains of awaits already resolved, by the return addresses of their
+/// stacks, so that a dump resolves only stacks no dump saw before. Bounded:
+/// emptied when full. (Not a protocol lock: never taken under loom, where
+/// stacks are not unwound.)
+static RESOLVED: std::sync::Mutex<Option<ChainsByAddress>> = std::sync::Mutex::new(None);
+
+/// Resolved chains of awaits by the return addresses of their stacks.
+type ChainsByAddress = HashMap<Box<[usize]>, Arc<[Frame]>>;
+
+/// Most chains `RESOLVED` keeps.
+const MAX_RESOLVED: usize = 4096;
+
+impl Collector {
+    /// Sets where unwinding stops (see `stack_limit`).
+    pub(crate) fn set_stack_limit(&mut self, limit: usize) {
+        self.stack_limit = limit;
+    }
+
+    fn record(&mut self, from_waker: bool) {
+        let current = if from_waker {
+            &self.current_wakers
+        } else {
+            &self.current
+        };
+        if current.len() >= MAX_LEAVES_PER_TASK {
+            return;
+        }
+        let key = unwind::addresses(self.stack_limit);
+        let index = match key {
+            Some(key) => match self.by_address.get(&key) {
+                Some(&index) => index,
+                None => {
+                    let known = RESOLVED
+                        .lock()
+                        .unwrap_or_else(|e| e.into_inner())
+                        .as_ref()
+                        .and_then(|cache| cache.get(&key).cloned());
+                    self.stacks.push(match known {
+                        Some(chain) => Stack::Resolved(chain),
+                        None => Stack::Captured(capture(), Some(key.clone())),
+                    });
+                    self.by_address.insert(key, self.stacks.len() - 1);
+                    self.stacks.len() - 1
+                }
+            },
+            None => {
+                self.stacks.push(Stack::Captured(capture(), None));
+                self.stacks.len() - 1
+            }
+        };
+        if from_waker {
+            self.current_wakers.push(index);
+        } else {
+            self.current.push(index);
+        }
+    }
+
+    /// The stacks recorded since the last call (by one trace poll).
+    /// The chains end at the rt resources reached, or, when none was, at
+    /// the futures that kept the task's waker.
+    pub(crate) fn take_current(&mut self) -> Vec<usize> {
+        let wakers = std::mem::take(&mut self.current_wakers);
+        let leaves = std::mem::take(&mut self.current);
+        if leaves.is_empty() {
+            wakers
+        } else {
+            leaves
+        }
+    }
+
+    /// Resolves every distinct stack into its chain of awaits.
+    pub(crate) fn finish(self) -> Vec<Arc<[Frame]>> {
+        self.stacks
+            .into_iter()
+            .map(|stack| match stack {
+                Stack::Resolved(chain) => chain,
+                Stack::Captured(backtrace, key) => {
+                    let chain: Arc<[Frame]> = chain_of_awaits(&backtrace.to_string()).into();
+                    if let Some(key) = key {
+                        let mut cache = RESOLVED.lock().unwrap_or_else(|e| e.into_inner());
+                        let cache = cache.get_or_insert_with(HashMap::new);
+                        if cache.len() >= MAX_RESOLVED {
+                            cache.clear();
+                        }
+                        cache.insert(key, chain.clone());
+                    }
+                    chain
+                }
+            })
+            .collect()
+    }
+}
+
+/// One await in a [`Trace`]: the async fn, closure or future type polled
+/// there, and where, when debug info says.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Frame {
+    name: String,
+    location: Option<(String, u32)>,
+}
+
+impl Frame {
+    /// The async fn (`path::to::f::{{closure}}`), closure or future type,
+    /// demangled, without the hash suffix.
+    pub fn name(&self) -> &str {
+        &self.name
+    }
+
+    /// The source file, where debug info allows.
+    pub fn file(&self) -> Option<&str> {
+        self.location.as_ref().map(|(file, _)| file.as_str())
+    }
+
+    /// The source line, where debug info allows.
+    pub fn line(&self) -> Option<u32> {
+        self.location.as_ref().map(|&(_, line)| line)
+    }
+}
+
+impl fmt::Display for Frame {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.name)?;
+        if let Some((file, line)) = &self.location {
+            write!(f, " at {file}:{line}")?;
+        }
+        Ok(())
+    }
+}
+
+/// Where an idle task waits: for each rt resource its last poll reached,
+/// the chain of awaits from that resource (innermost) up to the task's
+/// future. Taken by [`Handle::dump`](crate::runtime::Handle::dump) and
+/// [`LocalSet::dump`](super::LocalSet::dump); see [`TaskInfo::trace`](super::TaskInfo::trace).
+#[derive(Debug, Clone)]
+pub struct Trace {
+    chains: Vec<Arc<[Frame]>>,
+    root: &'static str,
+}
+
+impl Trace {
+    pub(crate) fn new(chains: Vec<Arc<[Frame]>>, root: &'static str) -> Trace {
+        Trace { chains, root }
+    }
+
+    /// One chain per rt resource the task waits on (more than one under a
+    /// `join!` or `select!`), each innermost frame first. When the poll
+    /// reached no rt resource, one chain per place that kept the task's
+    /// waker (a future that returns `Pending` on its own), ending there;
+    /// empty when there was none of those either.
+    pub fn chains(&self) -> impl Iterator<Item = &[Frame]> {
+        self.chains.iter().map(|chain| &**chain)
+    }
+
+    /// The type name of the task's future.
+    pub fn root(&self) -> &'static str {
+        self.root
+    }
+}
+
+impl fmt::Display for Trace {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        if self.chains.is_empty() {
+            return writeln!(f, "{} (pending without reaching an rt resource)", self.root);
+        }
+        for (n, chain) in self.chains.iter().enumerate() {
+            if n > 0 {
+                writeln!(f, "and:")?;
+            }
+            for frame in chain.iter() {
+                writeln!(f, "{frame}")?;
+            }
+        }
+        Ok(())
+    }
+}
+
+/// Picks the chain of awaits out of a captured stack, as printed by
+/// `Backtrace`'s `Display`: the frames between the leaf hook and the task
+/// harness (whose frames, inlined or not, debug info names), without the
+/// plumbing (`Pin`, `Box`, `poll_fn`, the task
+/// harness, unwinding guards).
+fn chain_of_awaits(printed: &str) -> Vec<Frame> {
+    let mut frames: Vec<Frame> = Vec::new();
+    let mut lines = printed.lines().peekable();
+    while let Some(line) = lines.next() {
+        let Some((_, name)) = line.trim_start().split_once(": ") else {
+            continue;
+        };
+        let mut location = None;
+        if let Some(at) = lines
+            .peek()
+            .and_then(|l| l.trim_start().strip_prefix("at "))
+        {
+            location = parse_location(at);
+            lines.next();
+        }
+        frames.push(Frame {
+            name: strip_hash(name).to_string(),
+            location,
+        });
+    }
+    let start = frames
+        .iter()
+        .rposition(|f| f.name.contains("task::trace::record") || f.name.contains("trace_leaf"))
+        .map_or(0, |i| i + 1);
+    let end = frames[start..]
+        .iter()
+        .position(|f| is_harness(&f.name))
+        .map_or(frames.len(), |i| start + i);
+    frames
+        .drain(start..end.max(start))
+        .filter(|f| !is_plumbing(&f.name))
+        .map(|mut f| {
+            f.name = future_type(&f.name).to_string();
+            f
+        })
+        .collect()
+}
+
+fn parse_location(at: &str) -> Option<(String, u32)> {
+    // `file:line:column`
+    let (rest, _column) = at.rsplit_once(':')?;
+    let (file, line) = rest.rsplit_once(':')?;
+    let file = file.strip_prefix("./").unwrap_or(file);
+    Some((file.to_string(), line.parse().ok()?))
+}
+
+/// `path::f::h0123456789abcdef` -> `path::f`.
+fn strip_hash(name: &str) -> &str {
+    match name.rsplit_once("::h") {
+        Some((head, hash)) if hash.len() == 16 && hash.bytes().all(|b| b.is_ascii_hexdigit()) => {
+            head
+        }
+        _ => name,
+    }
+}
+
+/// `<path::Type as core::future::future::Future>::poll` -> `path::Type`.
+fn future_type(name: &str) -> &str {
+    name.strip_prefix('<')
+        .and_then(|rest| rest.strip_suffix(" as core::future::future::Future>::poll"))
+        .unwrap_or(name)
+}
+
+/// The task harness's frames, which call the task's future.
+fn is_harness(name: &str) -> bool {
+    [
+        "rt_core::task::harness::",
+        "rt_core::task::core::",
+        "rt_core::task::raw::",
+    ]
+    .iter()
+    .any(|p| name.starts_with(p))
+}
+
+/// Frames that only forward a poll.
+fn is_plumbing(name: &str) -> bool {
+    const PREFIXES: &[&str] = &[
+        "core::",
+        "std::",
+        "alloc::",
+        "<core::",
+        "<std::",
+        "<alloc::",
+        "<&mut ",
+        "<&",
+        "rt_core::task::trace::",
+        "rt_core::task::coop::",
+        "<rt_core::task::coop::",
+        "<rt_core::task::task_local::",
+        "rt_core::task::task_local::",
+        "rt_core::task::dump::",
+        "rt_core::loom::",
+        "rt_core::task::waker::",
+        "__rust",
+    ];
+    PREFIXES.iter().any(|p| name.starts_with(p))
+}
+
+/// The bare return addresses of the current stack, to key captures by.
+#[cfg(all(unix, not(any(loom, miri, target_arch = "arm"))))]
+mod unwind {
+    use std::ffi::{c_int, c_void};
+
+    #[repr(C)]
+    struct UnwindContext {
+        _private: [u8; 0],
+    }
+
+    type Callback = extern "C" fn(*mut UnwindContext, *mut c_void) -> c_int;
+
+    extern "C" {
+        // The platform unwinder's API, which std's own unwinding links in.
+        fn _Unwind_Backtrace(trace: Callback, arg: *mut c_void) -> c_int;
+        fn _Unwind_GetIP(context: *mut UnwindContext) -> usize;
+        fn _Unwind_GetCFA(context: *mut UnwindContext) -> usize;
+    }
+
+    /// What the walk collects, and where it stops.
+    struct Walk {
+        addresses: Vec<usize>,
+        limit: usize,
+    }
+
+    const MAX_FRAMES: usize = 256;
+    const CONTINUE: c_int = 0;
+    const STOP: c_int = 4;
+
+    extern "C" fn push(context: *mut UnwindContext, arg: *mut c_void) -> c_int {
+        // SAFETY: `arg` is the `Walk` passed by `addresses` below, alive
+        // and not otherwise borrowed during the walk.
+        let walk = unsafe { &mut *arg.cast::<Walk>() };
+        // SAFETY: the unwinder passes a valid context to its callback.
+        let (ip, cfa) = unsafe { (_Unwind_GetIP(context), _Unwind_GetCFA(context)) };
+        walk.addresses.push(ip);
+        // The stack grows down: a frame whose CFA is above the limit is the
+        // dump's or its caller's, the same for every task of the dump.
+        if walk.addresses.len() >= MAX_FRAMES || (walk.limit != 0 && cfa > walk.limit) {
+            STOP
+        } else {
+            CONTINUE
+        }
+    }
+
+    /// The return addresses of the stack above `limit` (0: no limit).
+    pub(super) fn addresses(limit: usize) -> Option<Box<[usize]>> {
+        let mut walk = Walk {
+            addresses: Vec::with_capacity(32),
+            limit,
+        };
+        // SAFETY: `push` matches the callback signature and only touches
+        // `walk` through the pointer, for the duration of this call.
+        unsafe { _Unwind_Backtrace(push, (&mut walk as *mut Walk).cast()) };
+        (!walk.addresses.is_empty()).then(|| walk.addresses.into_boxed_slice())
+    }
+}
+
+/// Without a known unwinder API, every capture is resolved on its own.
+#[cfg(not(all(unix, not(any(loom, miri, target_arch = "arm")))))]
+mod unwind {
+    pub(super) fn addresses(_limit: usize) -> Option<Box<[usize]>> {
+        None
+    }
+}
+
+#[cfg(all(test, not(loom)))]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn parses_a_printed_stack() {
+        let printed = "   0: rt_core::task::trace::record
+             at ./rt-core/src/task/trace.rs:60:5
+   1: <rt_sync::mutex::Acquire as core::future::future::Future>::poll
+             at ./rt-sync/src/mutex.rs:100:9
+   2: <core::pin::Pin<P> as core::future::future::Future>::poll
+             at /rustc/x/library/core/src/future/future.rs:133:9
+   3: app::inner::{{closure}}::h0123456789abcdef
+             at ./src/main.rs:7:20
+   4: rt_core::task::core::Core<F,S>::poll
+   5: main
+";
+        let chain = chain_of_awaits(printed);
+        let names: Vec<_> = chain.iter().map(|f| f.to_string()).collect();
+        assert_eq!(
+            names,
+            [
+                "rt_sync::mutex::Acquire at rt-sync/src/mutex.rs:100",
+                "app::inner::{{closure}} at src/main.rs:7"
+            ]
+        );
+    }
+
+    #[test]
+    fn outside_a_dump_leaves_proceed() {
+        assert_eq!(trace_leaf(), Poll::Ready(()));
+        assert!(!is_tracing());
+    }
+}
