@@ -16,6 +16,7 @@ pub(crate) struct Config {
     pub(crate) global_queue_interval: u32,
     /// Whether the multi-thread workers tune that interval to their tasks'
     /// poll times (it was not fixed by the builder).
+    #[cfg_attr(not(feature = "rt-multi-thread"), allow(dead_code))]
     pub(crate) tune_global_queue_interval: bool,
     /// Coop budget units per task poll; `None` disables the budget.
     pub(crate) budget: Option<u32>,
