@@ -34,15 +34,17 @@ where
     let dump = rt.handle().dump();
     let info = dump.tasks().iter().find(|t| t.id() == task.id()).unwrap();
     let trace = info.trace().unwrap_or_else(|| panic!("no trace: {dump}"));
-    let chain = trace.chains().next().unwrap_or_else(|| panic!("{trace}"));
-    let leaf_at = chain.iter().position(|f| f.name().contains(leaf));
-    let root_at = chain
-        .iter()
-        .position(|f| f.name().contains("dump_trace_leaves::"));
-    assert!(
-        matches!((leaf_at, root_at), (Some(l), Some(r)) if l < r),
-        "{leaf} then this file in:\n{trace}"
-    );
+    // A task may wait on several leaves at once (`select!` polls its
+    // branches in a random order): one of its chains must name the leaf
+    // below this file's async block.
+    let named = trace.chains().any(|chain| {
+        let leaf_at = chain.iter().position(|f| f.name().contains(leaf));
+        let root_at = chain
+            .iter()
+            .position(|f| f.name().contains("dump_trace_leaves::"));
+        matches!((leaf_at, root_at), (Some(l), Some(r)) if l < r)
+    });
+    assert!(named, "{leaf} then this file in:\n{trace}");
     rt.block_on(async {
         release.await;
         task.await.unwrap();
