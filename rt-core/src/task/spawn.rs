@@ -108,6 +108,7 @@ where
 /// assert_eq!(ok, 42);
 /// ```
 #[cfg(feature = "rt-multi-thread")]
+#[track_caller]
 pub fn block_in_place<F: FnOnce() -> R, R>(f: F) -> R {
     crate::runtime::scheduler::multi_thread::block_in_place(f)
 }

@@ -103,7 +103,8 @@ pub(crate) struct EnterRuntimeGuard {
 
 const NESTED_RUNTIME: &str = "Cannot start a runtime from within a runtime. This happens because \
      a function (like `block_on`) attempted to block the current thread while the thread is being \
-     used to drive asynchronous tasks.";
+     used to drive asynchronous tasks. If you are in an async function, use `.await` on the \
+     future instead of blocking on it.";
 
 /// Enters the runtime, panicking if this thread already drives one.
 #[track_caller]

@@ -775,6 +775,7 @@ pub(super) fn shutdown_core(handle: &Handle, mut core: Core) {
 
 /// Runs blocking code on a worker thread after handing the worker's core
 /// to a fresh thread, so the other tasks of this worker keep running.
+#[track_caller]
 pub(crate) fn block_in_place<F: FnOnce() -> R, R>(f: F) -> R {
     use context::EnterRuntime;
     match context::runtime_entered() {
