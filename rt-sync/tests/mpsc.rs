@@ -414,3 +414,22 @@ fn owned_permits_tell_their_channel() {
     assert!(a.same_channel_as_sender(&tx));
     assert!(!c.same_channel_as_sender(&tx));
 }
+
+#[test]
+fn a_slot_assigned_before_close_fails_the_reservation_and_wakes_the_receiver() {
+    let (tx, mut rx) = mpsc::channel::<u8>(1);
+    let held = tx.try_reserve().unwrap();
+    let mut reserve = pin!(tx.reserve());
+    assert!(poll_once(reserve.as_mut()).is_pending());
+    // The slot goes to the queued reservation, which has not run yet.
+    drop(held);
+    rx.close();
+    let (recv_wakes, recv_waker) = counting_waker();
+    let mut recv = pin!(rx.recv());
+    assert!(poll_with(recv.as_mut(), &recv_waker).is_pending());
+    // Nothing can be sent on a closed channel: the reservation fails and
+    // gives its slot back, which leaves the channel drained.
+    assert!(matches!(poll_once(reserve.as_mut()), Poll::Ready(Err(_))));
+    assert_eq!(recv_wakes.count(), 1);
+    assert_eq!(poll_once(recv.as_mut()), Poll::Ready(None));
+}

@@ -222,6 +222,7 @@ impl<T> Tx<T, BoundedSemaphore> {
     pub(super) fn reserve(&self, n: usize) -> Reserve<'_, T> {
         Reserve {
             acquire: self.semaphore().acquire(n),
+            permits: n,
             wake: WakeRxUnlessGranted {
                 chan: &self.chan,
                 granted: false,
@@ -536,6 +537,7 @@ pin_project! {
         // before `wake` looks at the channel.
         #[pin]
         acquire: ll::Acquire<'a>,
+        permits: usize,
         wake: WakeRxUnlessGranted<'a, T>,
     }
 }
@@ -554,6 +556,16 @@ impl<T> Future for Reserve<'_, T> {
     fn poll(self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<Self::Output> {
         let this = self.project();
         let result = ready!(this.acquire.poll(cx));
+        if result.is_ok() && this.wake.chan.rx_closed.load(Ordering::Acquire) {
+            // The slots were assigned before the receiver closed the
+            // channel: nothing can be sent with them, so they go back at
+            // once, and a receiver waiting for the channel to drain learns
+            // that it has (as `release_permits` does).
+            this.wake.chan.semaphore.add_permits(*this.permits);
+            this.wake.chan.wake_rx_if_closed_and_idle();
+            this.wake.granted = true;
+            return Poll::Ready(Err(()));
+        }
         this.wake.granted = result.is_ok();
         Poll::Ready(result.map_err(|_| ()))
     }
