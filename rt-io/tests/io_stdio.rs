@@ -100,3 +100,17 @@ fn handles_are_send_sync_unpin_with_descriptors() {
     assert_eq!(rt_io::io::stdout().as_raw_fd(), 1);
     assert_eq!(rt_io::io::stderr().as_raw_fd(), 2);
 }
+
+#[test]
+fn writes_after_shutdown_fail_with_the_shutdown_error() {
+    let rt = rt_test::runtime();
+    let handle = rt.handle().clone();
+    rt.shutdown_timeout(std::time::Duration::from_secs(10));
+    for err in [
+        handle.block_on(async { rt_io::io::stdout().write_all(b"x").await }),
+        handle.block_on(async { rt_io::io::stderr().write_all(b"x").await }),
+    ] {
+        let err = err.unwrap_err();
+        assert!(rt_io::reactor::is_rt_shutdown_err(&err), "{err:?}");
+    }
+}

@@ -433,3 +433,24 @@ fn a_slot_assigned_before_close_fails_the_reservation_and_wakes_the_receiver() {
     assert_eq!(recv_wakes.count(), 1);
     assert_eq!(poll_once(recv.as_mut()), Poll::Ready(None));
 }
+
+#[test]
+fn a_permit_send_whose_wake_panics_keeps_the_message_in_its_slot() {
+    struct PanicOnWake;
+    impl std::task::Wake for PanicOnWake {
+        fn wake(self: std::sync::Arc<Self>) {
+            panic!("wake refused");
+        }
+    }
+    let (tx, mut rx) = mpsc::channel::<u8>(1);
+    let waker = std::task::Waker::from(std::sync::Arc::new(PanicOnWake));
+    let mut cx = std::task::Context::from_waker(&waker);
+    assert!(rx.poll_recv(&mut cx).is_pending());
+    let permit = tx.try_reserve().unwrap();
+    let sent = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| permit.send(9)));
+    assert!(sent.is_err());
+    // The message holds the one slot: none was given back twice.
+    assert_eq!(tx.capacity(), 0);
+    assert_eq!(rx.try_recv(), Ok(9));
+    assert_eq!(tx.capacity(), 1);
+}

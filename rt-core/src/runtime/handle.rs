@@ -90,10 +90,12 @@ impl Handle {
     /// If this thread is already driving a runtime.
     #[track_caller]
     pub fn block_on<F: Future>(&self, future: F) -> F::Output {
-        // On the multi-thread flavor the blocked thread is no worker: it
+        // The blocked thread is no worker of a multi-thread runtime: it
         // holds no queue that `block_in_place` would have to hand off, so
-        // blocking inside the future is allowed, as it is in a task.
-        let allow_block_in_place = self.runtime_flavor() == RuntimeFlavor::MultiThread;
+        // blocking inside the future is allowed, as it is in tokio (on the
+        // current-thread flavor too, where the closure simply runs outside
+        // the runtime context).
+        let allow_block_in_place = true;
         let _enter = context::enter_runtime(&self.inner, allow_block_in_place);
         match &self.inner {
             scheduler::Handle::CurrentThread(h) => current_thread::Handle::block_on(h, future),

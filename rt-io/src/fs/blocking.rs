@@ -18,9 +18,9 @@ where
     }
 }
 
-/// The error reported when a blocking file operation did not finish.
+/// The error reported when a blocking file operation did not finish (the
+/// runtime shut down before it ran, or it panicked). Its text is tokio's,
+/// word for word, since callers written for tokio compare it.
 pub(crate) fn pool_failure() -> io::Error {
-    io::Error::other(
-        "the blocking file operation did not complete: the runtime shut down or the operation panicked",
-    )
+    io::Error::other("background task failed")
 }

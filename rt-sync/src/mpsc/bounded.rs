@@ -242,9 +242,12 @@ impl<'a, T> Permit<'a, T> {
     /// Sends `value` in the reserved slot. Never fails: a channel closed
     /// after the reservation still delivers it.
     pub fn send(self, value: T) {
-        self.chan.push_permitted(value);
-        // The slot now belongs to the message; the receiver frees it.
+        let chan = self.chan;
+        // The slot belongs to the message from here on (the receiver frees
+        // it), even if waking the receiver panics: the permit must not give
+        // it back while unwinding.
         std::mem::forget(self);
+        chan.push_permitted(value);
     }
 }
 

@@ -67,11 +67,15 @@ impl<T: Send + 'static> Blocking<T> {
                         self.state = State::Idle(Some(parts));
                         Poll::Ready(result)
                     }
-                    Err(_) => {
+                    Err(e) => {
                         // The value went down with the task; every later
                         // call fails the same way.
                         self.state = State::Idle(None);
-                        Poll::Ready(Err(lost()))
+                        Poll::Ready(Err(if e.is_cancelled() {
+                            rt_core::runtime::shutdown_error()
+                        } else {
+                            lost()
+                        }))
                     }
                 }
             }
@@ -155,6 +159,15 @@ impl<T: Write + Send + 'static> Blocking<T> {
             parts.bytes.clear();
             result
         });
+        // A runtime that shut down cancels the call before it starts: say
+        // so now rather than accept bytes that will never be written.
+        // (Pending here, for lack of coop budget, leaves the call in flight:
+        // the bytes are accepted either way and must not be written twice.)
+        if matches!(&self.state, State::Busy(handle) if handle.is_finished()) {
+            if let Poll::Ready(Err(e)) = self.poll_settle(cx) {
+                return Poll::Ready(Err(e));
+            }
+        }
         Poll::Ready(Ok(n))
     }
 
