@@ -84,3 +84,11 @@ fn mpsc_handles_are_unwind_safe_for_any_message() {
     unwind_safe(&rx);
     unwind_safe(&tx.downgrade());
 }
+
+#[test]
+fn broadcast_recv_is_sync_for_values_that_are_only_send() {
+    // `Cell` is `Send` but not `Sync`: the receive future holds no value
+    // across its wait, so it can still be shared.
+    let (_tx, mut rx) = broadcast::channel::<std::cell::Cell<u8>>(1);
+    send_sync(&rx.recv());
+}

@@ -342,7 +342,7 @@ impl Builder {
     /// rt-io's reactor installs itself here.
     pub fn base_driver<F>(&mut self, factory: F) -> &mut Self
     where
-        F: FnOnce(&mut DriverHandles) -> io::Result<Box<dyn Driver>> + Send + 'static,
+        F: FnOnce(&mut DriverHandles) -> io::Result<Box<dyn Driver>> + Send + Sync + 'static,
     {
         self.base_driver = Some(Box::new(factory));
         self
@@ -354,6 +354,7 @@ impl Builder {
     where
         F: FnOnce(Box<dyn Driver>, &mut DriverHandles) -> io::Result<Box<dyn Driver>>
             + Send
+            + Sync
             + 'static,
     {
         self.driver_layers.push(Box::new(factory));

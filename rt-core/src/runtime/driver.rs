@@ -119,12 +119,15 @@ pub fn with_current_driver_handle<T: Any + Send + Sync, R>(
 /// Builds the bottom of a driver stack.
 #[cfg(feature = "rt")]
 pub(crate) type BaseDriverFactory =
-    Box<dyn FnOnce(&mut DriverHandles) -> std::io::Result<Box<dyn Driver>> + Send>;
+    Box<dyn FnOnce(&mut DriverHandles) -> std::io::Result<Box<dyn Driver>> + Send + Sync>;
 
 /// Wraps the stack built so far in another layer.
 #[cfg(feature = "rt")]
-pub(crate) type DriverLayerFactory =
-    Box<dyn FnOnce(Box<dyn Driver>, &mut DriverHandles) -> std::io::Result<Box<dyn Driver>> + Send>;
+pub(crate) type DriverLayerFactory = Box<
+    dyn FnOnce(Box<dyn Driver>, &mut DriverHandles) -> std::io::Result<Box<dyn Driver>>
+        + Send
+        + Sync,
+>;
 
 #[cfg(all(test, not(loom)))]
 mod tests {

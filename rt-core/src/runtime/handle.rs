@@ -28,6 +28,15 @@ pub struct EnterGuard<'a> {
     _handle: PhantomData<&'a Handle>,
 }
 
+// SAFETY: a guard only restores the thread's previous context when it is
+// dropped, on the thread that made it (it is not `Send`). It has no method
+// that reads its fields through `&self`, so a shared reference on another
+// thread can reach nothing: the `Rc` and thread-bound markers inside the
+// `LocalRuntime` part are never touched through it. tokio's guard is `Sync`
+// too, and code written for it may hold one across an `.await` in a future
+// that must be `Sync`.
+unsafe impl Sync for EnterGuard<'_> {}
+
 impl Handle {
     /// The handle of the runtime this thread is in.
     ///

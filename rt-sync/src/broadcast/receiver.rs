@@ -207,8 +207,11 @@ impl<T: Clone> Receiver<T> {
                 Read::Value(value) => return Ok(value.expect("cloned or taken")),
                 Read::Closed => return Err(RecvError::Closed),
                 Read::Lagged(n) => return Err(RecvError::Lagged(n)),
-                Read::Empty => notified.await,
+                Read::Empty => {}
             }
+            // Awaited after the read is gone, so that the future holds no
+            // `T` across the wait: it is `Sync` whenever `T` is `Send`.
+            notified.await;
         }
     }
 
