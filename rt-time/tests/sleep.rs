@@ -199,7 +199,10 @@ fn a_timer_registered_from_another_thread_wakes_the_parked_driver() {
             // Wait until the runtime thread is inside `block_on`.
             ready_rx.recv().unwrap();
             let _guard = handle.enter();
-            let mut sleep = Box::pin(sleep(Duration::from_millis(20)));
+            // Long enough that its first poll, even under valgrind on a
+            // loaded machine, comes before the deadline; far shorter than
+            // the 60 s the driver is parked for.
+            let mut sleep = Box::pin(sleep(Duration::from_millis(500)));
             let waker = Waker::from(signal.clone());
             let mut cx = Context::from_waker(&waker);
             assert!(sleep.as_mut().poll(&mut cx).is_pending());
