@@ -101,10 +101,21 @@ impl Handle {
     pub fn block_on<F: Future>(&self, future: F) -> F::Output {
         // The blocked thread is no worker of a multi-thread runtime: it
         // holds no queue that `block_in_place` would have to hand off, so
-        // blocking inside the future is allowed, as it is in tokio (on the
+        // blocking inside the future is allowed, as in tokio (on the
         // current-thread flavor too, where the closure simply runs outside
         // the runtime context).
-        let allow_block_in_place = true;
+        self.block_on_allowing(future, true)
+    }
+
+    /// `block_on`, saying whether `block_in_place` may be called inside:
+    /// `Runtime::block_on` of the current-thread flavor refuses it, as
+    /// tokio's does, since there the thread is the runtime's only worker.
+    #[track_caller]
+    pub(crate) fn block_on_allowing<F: Future>(
+        &self,
+        future: F,
+        allow_block_in_place: bool,
+    ) -> F::Output {
         let _enter = context::enter_runtime(&self.inner, allow_block_in_place);
         match &self.inner {
             scheduler::Handle::CurrentThread(h) => current_thread::Handle::block_on(h, future),

@@ -67,7 +67,8 @@ impl Runtime {
     /// ```
     #[track_caller]
     pub fn block_on<F: Future>(&self, future: F) -> F::Output {
-        self.handle.block_on(future)
+        let allow_block_in_place = self.handle.runtime_flavor() != RuntimeFlavor::CurrentThread;
+        self.handle.block_on_allowing(future, allow_block_in_place)
     }
 
     /// Spawns a task on this runtime. On the multi-thread runtime it starts
