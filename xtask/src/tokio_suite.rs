@@ -15,7 +15,8 @@
 //!    one test, `(compiles)`;
 //! 2. it lists each binary's tests and runs every test alone
 //!    (`--exact NAME`) under a deadline, a few at a time, so that a hang
-//!    costs one test and not the run;
+//!    costs one test and not the run; a test that fails is run once more,
+//!    and one that then passes is printed as `FLAKY` and counts as passed;
 //! 3. it prints a table per file and the totals, writes every failure with
 //!    a one-line reason to `target/tokio-suite/failures.txt`, and compares
 //!    the failures with two committed lists: compat/tokio/known-differences.txt
@@ -457,7 +458,17 @@ fn run_all(
                     break;
                 };
                 let log = scratch.join(format!("worker-{worker}.log"));
-                let outcome = run_test(&binaries[file], package, test, deadline, &log);
+                let mut outcome = run_test(&binaries[file], package, test, deadline, &log);
+                if let Err(reason) = &outcome {
+                    // A second run tells a flaky test from a failing one:
+                    // it counts as passed, and is named so that it is seen.
+                    if run_test(&binaries[file], package, test, deadline, &log).is_ok() {
+                        println!(
+                            "FLAKY {file}::{test}: failed once ({reason}), passed when run again"
+                        );
+                        outcome = Ok(());
+                    }
+                }
                 if let Err(reason) = outcome {
                     println!("FAIL {file}::{test}: {reason}");
                     failures.lock().unwrap_or_else(|e| e.into_inner()).push((
