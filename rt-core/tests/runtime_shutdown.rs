@@ -328,3 +328,16 @@ fn a_shutdown_timeout_too_large_for_a_deadline_waits_without_one() {
     multi.spawn_blocking(|| ());
     multi.shutdown_timeout(Duration::MAX);
 }
+
+#[test]
+fn a_blocking_task_spawned_just_before_shutdown_still_runs() {
+    // Its thread is started for it before the shutdown, whether or not it
+    // has reached the queue yet: the task is that thread's to run.
+    for _ in 0..50 {
+        let rt = rt_test::runtime();
+        let join = rt.spawn_blocking(|| 42);
+        rt.shutdown_timeout(std::time::Duration::from_secs(10));
+        let rt2 = rt_test::runtime();
+        assert_eq!(rt2.block_on(join).unwrap(), 42);
+    }
+}

@@ -114,14 +114,19 @@ impl<T> Shared<T> {
         }
     }
 
-    /// Starts shutdown: no more work is accepted; the queued tasks are
+    /// Starts shutdown: no more work is accepted. The oldest queued tasks,
+    /// one for each thread that is not idle (running a task, starting, or
+    /// woken for one), stay queued: those threads reach the queue before
+    /// they look at the shutdown flag, so the tasks run. The rest are
     /// returned to be cancelled. `None` if it was already shut down.
     pub(super) fn shut_down(&mut self) -> Option<VecDeque<T>> {
         if self.shutdown {
             return None;
         }
         self.shutdown = true;
-        Some(std::mem::take(&mut self.queue))
+        let committed = self.num_threads.saturating_sub(self.num_idle);
+        let keep = committed.min(self.queue.len());
+        Some(self.queue.split_off(keep))
     }
 
     /// A thread found the queue empty and the pool running: it waits.
