@@ -8,9 +8,9 @@
 //! first occurs inside `target`).
 
 use std::path::{Path, PathBuf};
-use std::process::{Command, Stdio};
+use std::process::Command;
 
-use crate::cargo::workspace_root;
+use crate::cargo::{cargo_stdout, workspace_root};
 
 /// One test executable and what running it the way cargo does needs.
 #[derive(Debug, Clone)]
@@ -63,7 +63,6 @@ impl TestBinary {
 /// (`--workspace`, `-p CRATE`, `--release`, ...); `envs` apply to the
 /// build (`RUSTFLAGS`).
 pub fn build(args: &[&str], envs: &[(&str, &str)]) -> Result<Vec<TestBinary>, String> {
-    let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".to_string());
     let mut all_args = vec![
         "test",
         "--no-run",
@@ -71,21 +70,7 @@ pub fn build(args: &[&str], envs: &[(&str, &str)]) -> Result<Vec<TestBinary>, St
     ];
     all_args.extend_from_slice(args);
     println!("xtask: cargo {}", all_args.join(" "));
-    let output = Command::new(cargo)
-        .args(&all_args)
-        .envs(envs.iter().copied())
-        .current_dir(workspace_root())
-        .stderr(Stdio::inherit())
-        .output()
-        .map_err(|e| format!("could not start cargo: {e}"))?;
-    if !output.status.success() {
-        return Err(format!(
-            "`cargo {}` failed ({})",
-            all_args.join(" "),
-            output.status
-        ));
-    }
-    let stdout = String::from_utf8_lossy(&output.stdout);
+    let stdout = cargo_stdout(&workspace_root(), &all_args, envs)?;
     Ok(stdout.lines().filter_map(parse_artifact).collect())
 }
 

@@ -43,7 +43,7 @@ use std::sync::Mutex;
 use std::thread;
 use std::time::{Duration, Instant};
 
-use crate::cargo::workspace_root;
+use crate::cargo::{cargo_command, cargo_in, cargo_stdout, workspace_root};
 use crate::test_binaries::{parse_artifact, string_field};
 
 /// The tokio release whose tests are run.
@@ -181,8 +181,8 @@ fn fetch_tokio(base: &Path) -> Result<PathBuf, String> {
          publish = false\n\n[workspace]\n\n[dependencies]\ntokio = \"={TOKIO_VERSION}\"\n"
     );
     write_package(&dir, &manifest)?;
-    run_cargo(&dir, &["fetch"])?;
-    let metadata = cargo_output(&dir, &["metadata", "--format-version", "1"])?;
+    cargo_in(&dir, &["fetch"], &[])?;
+    let metadata = cargo_stdout(&dir, &["metadata", "--format-version", "1"], &[])?;
     let wanted = format!("tokio-{TOKIO_VERSION}");
     metadata
         .split("\"manifest_path\":\"")
@@ -288,11 +288,10 @@ fn build(
     dir: &Path,
     target_dir: &Path,
 ) -> Result<(BTreeMap<String, PathBuf>, BTreeMap<String, Vec<String>>), String> {
-    let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".to_string());
     let args = ["build", "--tests", "--keep-going", "--message-format=json"];
     println!("xtask: cargo {} (in {})", args.join(" "), dir.display());
     let started = Instant::now();
-    let output = Command::new(cargo)
+    let output = cargo_command()
         .args(args)
         .env("CARGO_TARGET_DIR", target_dir)
         .current_dir(dir)
@@ -696,40 +695,6 @@ fn failure_list(results: &BTreeMap<String, FileResult>) -> String {
         }
     }
     text
-}
-
-/// Runs `cargo ARGS` in `dir`, output passed through.
-fn run_cargo(dir: &Path, args: &[&str]) -> Result<(), String> {
-    let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".to_string());
-    let status = Command::new(cargo)
-        .args(args)
-        .current_dir(dir)
-        .status()
-        .map_err(|e| format!("could not start cargo: {e}"))?;
-    if status.success() {
-        Ok(())
-    } else {
-        Err(format!("`cargo {}` failed ({status})", args.join(" ")))
-    }
-}
-
-/// The stdout of `cargo ARGS` in `dir`.
-fn cargo_output(dir: &Path, args: &[&str]) -> Result<String, String> {
-    let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".to_string());
-    let output = Command::new(cargo)
-        .args(args)
-        .current_dir(dir)
-        .stderr(Stdio::inherit())
-        .output()
-        .map_err(|e| format!("could not start cargo: {e}"))?;
-    if !output.status.success() {
-        return Err(format!(
-            "`cargo {}` failed ({})",
-            args.join(" "),
-            output.status
-        ));
-    }
-    Ok(String::from_utf8_lossy(&output.stdout).into_owned())
 }
 
 #[cfg(test)]
