@@ -5,9 +5,12 @@
 //!
 //! 1. The `if` conditions run first, in order; a false one sets the branch's
 //!    bit in a `disabled` mask (`u8` to `u64`, by branch count).
-//! 2. The future expressions are evaluated once, in order, as the scrutinee
-//!    of a `match`, so temporaries they borrow live until the select ends;
-//!    each is pinned in place with `core::pin::pin!` (no box, no unsafe).
+//! 2. The future expressions are evaluated once, in order, each as the
+//!    scrutinee of its own `match`, so temporaries they borrow live until
+//!    the select ends. They are moved into one `SlotList` pinned with
+//!    `core::pin::pin!`, which the `poll_fn` owns as a single pointer and
+//!    projects to branch `i` safely (no box, no unsafe): a select costs its
+//!    futures, one pointer and the mask, as tokio's does.
 //! 3. A `poll_fn` yields at once if the task's coop budget is spent, then
 //!    polls the enabled branches starting from a random one (or the first,
 //!    under `biased;`). A ready branch is disabled before its output is
@@ -79,8 +82,16 @@ fn expand_select(select: &SelectInput) -> TokenStream {
     let variants: Vec<Ident> = (0..count)
         .map(|i| Ident::new(&format!("_{i}"), Span::mixed_site()))
         .collect();
-    let slots: Vec<Ident> = (0..count)
+    let values: Vec<Ident> = (0..count)
         .map(|i| Ident::new(&format!("__rt_future_{i}"), Span::mixed_site()))
+        .collect();
+    let list = hidden("__rt_futures");
+    // Branch `i`'s future in the pinned list: `i` tails, then the head.
+    let slots: Vec<TokenStream> = (0..count)
+        .map(|i| {
+            let tails = (0..i).map(|_| quote!(.tail()));
+            quote!(#list.as_mut()#(#tails)*.head())
+        })
         .collect();
 
     let conditions = select
@@ -95,11 +106,6 @@ fn expand_select(select: &SelectInput) -> TokenStream {
                 }
             })
         });
-
-    let futures = select.branches.iter().map(|branch| {
-        let future = &branch.future;
-        quote!(#support::IntoFuture::into_future(#future))
-    });
 
     let start_value = if select.biased {
         quote!(0u32)
@@ -117,7 +123,7 @@ fn expand_select(select: &SelectInput) -> TokenStream {
                 if #disabled & #bit != 0 {
                     continue;
                 }
-                let #value_ident = match #support::Future::poll(#slot.as_mut(), #cx) {
+                let #value_ident = match #support::Future::poll(#slot, #cx) {
                     #support::Poll::Ready(#value_ident) => #value_ident,
                     #support::Poll::Pending => {
                         #any_pending = true;
@@ -154,6 +160,54 @@ fn expand_select(select: &SelectInput) -> TokenStream {
         },
     };
 
+    // The body: every future moved into one pinned list, and one `poll_fn`
+    // that owns the disabled mask and the pinned reference (a `move`
+    // closure: the task's future holds the futures, one pointer and the
+    // mask, nothing else).
+    let new_list = values.iter().rev().fold(
+        quote!(()),
+        |tail, value| quote!(#support::SlotList::new(#value, #tail)),
+    );
+    let body = quote! {
+        let mut #list = #support::pin!(#new_list);
+        #support::poll_fn(move |#cx| {
+            if #support::poll_budget_available(#cx).is_pending() {
+                return #support::Poll::Pending;
+            }
+            let #start: u32 = #start_value;
+            let mut #any_pending = false;
+            for #offset in 0..#count_u32 {
+                #[allow(clippy::modulo_one)]
+                let #polled = (#start + #offset) % #count_u32;
+                match #polled as usize {
+                    #(#poll_arms)*
+                    _ => #support::unreachable!("select! branch index out of range"),
+                }
+            }
+            if #any_pending {
+                #support::Poll::Pending
+            } else {
+                #support::Poll::Ready(#out_enum::Disabled)
+            }
+        })
+        .await
+    };
+    // Each future expression is the scrutinee of its own `match`, in order.
+    let selected =
+        select
+            .branches
+            .iter()
+            .zip(&values)
+            .rev()
+            .fold(body, |inner, (branch, value)| {
+                let future = &branch.future;
+                quote! {
+                    match #support::IntoFuture::into_future(#future) {
+                        #value => { #inner }
+                    }
+                }
+            });
+
     quote! {{
         #[allow(non_camel_case_types, clippy::enum_variant_names)]
         enum #out_enum<#(#type_params,)*> {
@@ -166,34 +220,7 @@ fn expand_select(select: &SelectInput) -> TokenStream {
 
         // `mut`: a handler's pattern may bind by `ref mut`.
         #[allow(unused_mut)]
-        let mut #output = match (#(#futures,)*) {
-            (#(#slots,)*) => {
-                #(let mut #slots = #support::pin!(#slots);)*
-                // `move`: the closure owns the disabled mask and the pins of
-                // the slots instead of pointing at them: a smaller future.
-                #support::poll_fn(move |#cx| {
-                    if #support::poll_budget_available(#cx).is_pending() {
-                        return #support::Poll::Pending;
-                    }
-                    let #start: u32 = #start_value;
-                    let mut #any_pending = false;
-                    for #offset in 0..#count_u32 {
-                        #[allow(clippy::modulo_one)]
-                        let #polled = (#start + #offset) % #count_u32;
-                        match #polled as usize {
-                            #(#poll_arms)*
-                            _ => #support::unreachable!("select! branch index out of range"),
-                        }
-                    }
-                    if #any_pending {
-                        #support::Poll::Pending
-                    } else {
-                        #support::Poll::Ready(#out_enum::Disabled)
-                    }
-                })
-                .await
-            }
-        };
+        let mut #output = #selected;
 
         match #output {
             #(#handler_arms)*
