@@ -37,6 +37,15 @@ pub trait Driver: Send + 'static {
 pub trait Unpark: Send + Sync + 'static {
     /// Makes the current or next `park` return promptly.
     fn unpark(&self);
+
+    /// Records, without interrupting anything, that the thread inside
+    /// `park` handed itself work: a waker the driver fired scheduled a task
+    /// (or woke `block_on`) on that same thread, which needs no unpark. A
+    /// layer that decides after polling the layer below whether anything
+    /// happened reads it: a paused clock must not jump to the next timer
+    /// while a task a socket just woke waits to run. The default does
+    /// nothing.
+    fn note_work(&self) {}
 }
 
 /// Handles published by the driver layers, looked up by type.

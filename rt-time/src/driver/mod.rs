@@ -45,7 +45,8 @@ struct TimeDriver {
     blocking: Option<Arc<BlockingActivity>>,
 }
 
-/// Interrupts the time driver's park, and records that it did, so that
+/// Interrupts the time driver's park, and records that it did (or that
+/// the parked thread woke a task of its own, `note_work`), so that
 /// auto-advance does not skip past work that just arrived.
 struct TimeUnpark {
     inner: Arc<dyn Unpark>,
@@ -228,5 +229,10 @@ impl Unpark for TimeUnpark {
     fn unpark(&self) {
         self.did_wake.store(true, SeqCst);
         self.inner.unpark();
+    }
+
+    fn note_work(&self) {
+        self.did_wake.store(true, SeqCst);
+        self.inner.note_work();
     }
 }

@@ -56,6 +56,9 @@ pub(crate) struct Core {
     unhandled_panic: bool,
     /// Feeds the busy-time and wake-up counters.
     clock: WorkerClock,
+    /// The driver is parked (or polled) with this core in the context:
+    /// work scheduled meanwhile is reported to it (`Unpark::note_work`).
+    in_driver: bool,
 }
 
 /// The driving thread's context.
@@ -75,6 +78,7 @@ impl Handle {
             driver: Some(driver),
             unhandled_panic: false,
             clock: WorkerClock::start(),
+            in_driver: false,
         });
         let metrics = WorkerMetrics::new(common.config.poll_histogram);
         Arc::new(Handle {
@@ -205,7 +209,12 @@ impl Schedule for Arc<Handle> {
             Some(super::Context::CurrentThread(cx)) if Arc::ptr_eq(&cx.handle, self) => {
                 let mut core = cx.core.borrow_mut();
                 match core.as_mut() {
-                    Some(core) => core.tasks.push_back(task),
+                    Some(core) => {
+                        core.tasks.push_back(task);
+                        if core.in_driver {
+                            self.common.unpark.note_work();
+                        }
+                    }
                     // The core was taken for shutdown: the task has been or
                     // will be cancelled through the owned list.
                     None => drop(task),
@@ -270,8 +279,16 @@ impl Wake for Handle {
         // `woken` before it blocks again, so the syscall of an unpark is
         // wasted there (it was one per request/reply round trip).
         let on_driving_thread = context::with_scheduler(|cx| match cx {
-            Some(super::Context::CurrentThread(cx)) => {
-                Arc::ptr_eq(&cx.handle, self) && cx.core.borrow().is_some()
+            Some(super::Context::CurrentThread(cx)) if Arc::ptr_eq(&cx.handle, self) => {
+                match cx.core.borrow().as_ref() {
+                    Some(core) => {
+                        if core.in_driver {
+                            self.common.unpark.note_work();
+                        }
+                        true
+                    }
+                    None => false,
+                }
             }
             _ => false,
         });
@@ -455,7 +472,9 @@ impl CoreGuard {
         }
         // The driver may fire wakers that schedule tasks: keep the core in
         // the context meanwhile.
+        core.in_driver = true;
         let (mut core, ()) = self.with_core(core, || driver.park(timeout));
+        core.in_driver = false;
         core.driver = Some(driver);
         if hooks {
             metrics.after_unpark(&mut core.clock);
