@@ -20,6 +20,25 @@ fn sum(metrics: &RuntimeMetrics, f: impl Fn(&RuntimeMetrics, usize) -> u64) -> u
     (0..metrics.num_workers()).map(|w| f(metrics, w)).sum()
 }
 
+/// A worker whose thread first runs after shutdown began still goes
+/// through one park (it joins the sleepers, sees the runtime closed and
+/// leaves): every worker reports at least one, as on tokio.
+#[test]
+fn a_worker_that_only_sees_shutdown_still_counts_its_park() {
+    for _ in 0..20 {
+        let rt = Builder::new_multi_thread()
+            .worker_threads(4)
+            .build()
+            .unwrap();
+        let metrics = rt.handle().metrics();
+        drop(rt);
+        for w in 0..4 {
+            assert!(metrics.worker_park_count(w) >= 1, "worker {w}");
+            assert_eq!(metrics.worker_park_unpark_count(w) % 2, 0, "worker {w}");
+        }
+    }
+}
+
 #[test]
 fn multi_thread_counts_polls_steals_and_parks() {
     const TASKS: usize = 64;

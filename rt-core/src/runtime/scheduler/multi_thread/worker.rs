@@ -528,21 +528,25 @@ impl Context {
             notify_if_work_pending(handle, core.index);
         }
         core.is_searching = false;
-        if handle.shared.closed.load(Ordering::Acquire) {
-            core.is_shutdown = true;
-            handle.shared.idle.unpark_worker_by_id(core.index);
-            return core;
-        }
         // Counted (and the hooks run) once per park, however many watch
         // intervals or spurious wake-ups it takes: those are not the
-        // worker coming back to work.
+        // worker coming back to work. A worker that finds the runtime
+        // closed has joined the sleepers all the same: its park counts, so
+        // that every worker of a runtime reports at least one, however
+        // late its thread started.
         let config = &handle.common.config;
         let metrics = &handle.shared.remotes[core.index].metrics;
         metrics.before_park(&mut core.clock);
         if let Some(f) = &config.before_park {
             f();
         }
-        let mut core = self.park_until_woken(core);
+        let mut core = if handle.shared.closed.load(Ordering::Acquire) {
+            core.is_shutdown = true;
+            handle.shared.idle.unpark_worker_by_id(core.index);
+            core
+        } else {
+            self.park_until_woken(core)
+        };
         core.queue_interval.start_batch();
         metrics.after_unpark(&mut core.clock);
         if let Some(f) = &config.after_unpark {
