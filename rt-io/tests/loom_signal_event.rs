@@ -2,7 +2,8 @@
 //! wakers: a listener waiting while the handler records a delivery and the
 //! dispatcher runs is always woken and reports the delivery, and every
 //! listener of the signal is woken, even when a stale dispatch races the
-//! handler.
+//! handler; a delivery made after the last listener went away reaches the
+//! next listener, whether it comes before or after that listener.
 #![cfg(loom)]
 
 use loom::future::block_on;
@@ -50,5 +51,23 @@ fn two_listeners_are_both_woken_despite_a_stale_dispatch() {
         block_on(poll_fn(|cx| first.poll_delivery(cx)));
         handler.join().unwrap();
         other.join().unwrap();
+    });
+}
+
+#[test]
+fn a_delivery_between_listeners_reaches_the_next_one() {
+    loom::model(|| {
+        let event = Arc::new(SignalEvent::new());
+        drop(SignalEvent::listen(&event));
+        let handler = {
+            let event = event.clone();
+            thread::spawn(move || {
+                event.record();
+                event.dispatch();
+            })
+        };
+        let mut next = SignalEvent::listen(&event);
+        block_on(poll_fn(|cx| next.poll_delivery(cx)));
+        handler.join().unwrap();
     });
 }

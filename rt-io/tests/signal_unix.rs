@@ -1,6 +1,6 @@
 //! `rt_io::signal`: delivery, coalescing, several listeners, several
-//! runtimes, dropped listeners, cancelled `recv`, `SIGCHLD`, `ctrl_c` and
-//! refused signal numbers.
+//! runtimes, dropped listeners, deliveries between listeners, cancelled
+//! `recv`, `SIGCHLD`, `ctrl_c` and refused signal numbers.
 //!
 //! All tests share one process, so each test owns a different signal.
 //! Signals are sent either with the `kill` command (delivered to the process
@@ -137,6 +137,28 @@ fn dropping_a_signal_with_an_unreported_delivery() {
     });
     drop(kept);
     assert_eq!(listener_count(kind), 0);
+}
+
+#[test]
+fn a_delivery_while_no_signal_exists_reaches_the_next_one() {
+    let kind = SignalKind::from_raw(41);
+    let first = signal(kind).unwrap();
+    // Made while `first` exists and never reported: dropped with it.
+    rt_test::raise_now(kind);
+    drop(first);
+    assert_eq!(listener_count(kind), 0);
+    rt_test::io_runtime().block_on(async {
+        // Nobody listens: the handler stays, and the delivery waits.
+        rt_test::raise_now(kind);
+        rt_test::raise_now(kind);
+        let mut next = signal(kind).unwrap();
+        assert_eq!(next.recv().await, Some(()));
+        // Both deliveries count once, as for a listener that was there.
+        assert!(recv_is_pending(&mut next).await);
+        // With `next` alive, a newcomer starts from now.
+        let mut late = signal(kind).unwrap();
+        assert!(recv_is_pending(&mut late).await);
+    });
 }
 
 #[test]

@@ -7,6 +7,11 @@
 //! deliveries between two `recv` calls therefore count once, and a `recv`
 //! future dropped before completion loses nothing, since the counter it did
 //! not consume is still there for the next call.
+//!
+//! A delivery that arrives while the signal has no listener at all (the
+//! handler stays installed once the first listener made it) is kept for
+//! the next listener, which reports it at once: a program that drops its
+//! last `Signal` and makes a new one does not lose what came in between.
 
 use rt_core::loom::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use rt_core::loom::sync::{Arc, Mutex};
@@ -20,8 +25,17 @@ pub struct SignalEvent {
     deliveries: AtomicUsize,
     /// Set by the handler, cleared by the dispatcher before it wakes.
     pending: AtomicBool,
-    /// One waker slot per live listener.
-    listeners: Mutex<Vec<Arc<AtomicWaker>>>,
+    /// One waker slot per live listener, and where the unheard deliveries
+    /// start.
+    listeners: Mutex<Listeners>,
+}
+
+/// The listener side of a [`SignalEvent`], under its lock.
+struct Listeners {
+    wakers: Vec<Arc<AtomicWaker>>,
+    /// The delivery count when the last listener went away: deliveries
+    /// after it are reported to the next listener.
+    unheard_from: usize,
 }
 
 impl SignalEvent {
@@ -30,7 +44,10 @@ impl SignalEvent {
         SignalEvent {
             deliveries: AtomicUsize::new(0),
             pending: AtomicBool::new(false),
-            listeners: Mutex::new(Vec::new()),
+            listeners: Mutex::new(Listeners {
+                wakers: Vec::new(),
+                unheard_from: 0,
+            }),
         }
     }
 
@@ -57,6 +74,7 @@ impl SignalEvent {
         let wakers: Vec<_> = {
             let listeners = self.listeners.lock().unwrap();
             listeners
+                .wakers
                 .iter()
                 .filter_map(|slot| slot.take_waker())
                 .collect()
@@ -66,14 +84,23 @@ impl SignalEvent {
         }
     }
 
-    /// Adds a listener of `event` that reports deliveries made from now on.
+    /// Adds a listener of `event` that reports deliveries made from now on
+    /// or, if `event` has no other listener, deliveries made since the last
+    /// one went away.
     ///
     /// (An associated function because loom's `Arc` cannot be a receiver.)
     pub fn listen(event: &Arc<SignalEvent>) -> EventListener {
         let waker = Arc::new(AtomicWaker::new());
-        event.listeners.lock().unwrap().push(waker.clone());
+        let mut listeners = event.listeners.lock().unwrap();
+        let seen = if listeners.wakers.is_empty() {
+            listeners.unheard_from
+        } else {
+            event.deliveries.load(Ordering::SeqCst)
+        };
+        listeners.wakers.push(waker.clone());
+        drop(listeners);
         EventListener {
-            seen: event.deliveries.load(Ordering::SeqCst),
+            seen,
             event: event.clone(),
             waker,
         }
@@ -81,7 +108,7 @@ impl SignalEvent {
 
     /// How many listeners are registered (for tests).
     pub fn listener_count(&self) -> usize {
-        self.listeners.lock().unwrap().len()
+        self.listeners.lock().unwrap().wakers.len()
     }
 }
 
@@ -138,8 +165,14 @@ impl EventListener {
 impl Drop for EventListener {
     fn drop(&mut self) {
         let mut listeners = self.event.listeners.lock().unwrap();
-        if let Some(at) = listeners.iter().position(|w| Arc::ptr_eq(w, &self.waker)) {
-            listeners.swap_remove(at);
+        let wakers = &mut listeners.wakers;
+        if let Some(at) = wakers.iter().position(|w| Arc::ptr_eq(w, &self.waker)) {
+            wakers.swap_remove(at);
+        }
+        if wakers.is_empty() {
+            // What this listener did not report is dropped with it; what
+            // comes from now on waits for the next listener.
+            listeners.unheard_from = self.event.deliveries.load(Ordering::SeqCst);
         }
     }
 }

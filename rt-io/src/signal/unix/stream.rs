@@ -9,7 +9,8 @@ use std::io;
 use std::task::{ready, Context, Poll};
 
 /// Listens to `kind`: the returned [`Signal`] reports every delivery made
-/// after this call.
+/// after this call and, when no other `Signal` of `kind` exists, those made
+/// since the last one was dropped.
 ///
 /// The first call for a kind installs its process-wide handler. It works
 /// inside or outside a runtime; the `Signal` may be polled by any runtime.
@@ -49,7 +50,8 @@ pub fn signal(kind: SignalKind) -> io::Result<Signal> {
 /// [`signal`].
 ///
 /// Dropping a `Signal` discards deliveries it had not reported; the handler
-/// stays installed.
+/// stays installed, and a delivery that comes while no `Signal` of the kind
+/// exists is reported by the next one.
 #[derive(Debug)]
 #[must_use = "a Signal reports deliveries only when polled"]
 pub struct Signal {
