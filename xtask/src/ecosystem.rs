@@ -27,11 +27,6 @@ mod wrk;
 /// The bound on one smoke run; the fixture's own watchdog fires first.
 const SMOKE_LIMIT: Duration = Duration::from_secs(120);
 
-/// The fixture's cargo features on crates.io's tokio.
-const TOKIO_FEATURES: &str = "util-rt";
-/// The fixture's cargo features on rt: the same, tokio-util's `rt` included.
-const RT_FEATURES: &str = "util-rt";
-
 /// One of the two runtimes the fixture builds on.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
 pub enum Runtime {
@@ -128,13 +123,6 @@ fn build(runtime: Runtime) -> Result<(), String> {
     let target_dir = runtime.target_dir();
     let envs = [("CARGO_TARGET_DIR", path_str(&target_dir)?)];
     let mut args = vec!["build", "--release", "--manifest-path", manifest];
-    let features = match runtime {
-        Runtime::Tokio => TOKIO_FEATURES,
-        Runtime::Rt => RT_FEATURES,
-    };
-    if !features.is_empty() {
-        args.extend(["--features", features]);
-    }
     if runtime == Runtime::Tokio {
         args.push("--locked");
         return cargo(&args, &envs);

@@ -12,6 +12,7 @@ mod clock;
 mod framed;
 mod http;
 mod streams;
+mod tasks;
 
 /// What one check returns: a short note on success, what was wrong on
 /// failure.
@@ -94,6 +95,8 @@ pub fn run(workers: usize) -> Result<(), String> {
         report
             .check("receiver_streams", streams::receiver_streams())
             .await;
+        report.check("join_map", tasks::join_map()).await;
+        report.check("local_pool", tasks::local_pool()).await;
     });
     watchdog::step("runtime shutdown");
     drop(runtime);
