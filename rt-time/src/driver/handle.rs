@@ -367,6 +367,25 @@ impl Handle {
         self.process_at(self.now_tick());
     }
 
+    /// After a park: fires every timer due by the clock and, with `early`,
+    /// those of the next tick whose exact deadline has passed (as
+    /// [`process_early`](Self::process_early)), reading the clock once
+    /// for both.
+    pub(crate) fn process_after_park(&self, early: bool) {
+        let now_exact = self.exact_now();
+        let now = (now_exact / NANOS_PER_TICK).min(MAX_TICK);
+        self.process_at(now);
+        if early {
+            self.process_early_at(now_exact);
+        }
+    }
+
+    /// Nanoseconds from the driver's start to now, saturating.
+    fn exact_now(&self) -> u64 {
+        let since = self.clock.now().saturating_duration_since(self.start);
+        since.as_nanos().min(u64::MAX as u128) as u64
+    }
+
     /// Fires every timer with a deadline at or before `now`, waking their
     /// tasks in batches outside the shard locks: a woken task may run on
     /// another thread at once and reset its sleep, which takes the lock.
@@ -377,13 +396,16 @@ impl Handle {
         if now > self.processed.load(SeqCst) {
             self.processed.fetch_max(now, SeqCst);
         }
-        let mut batch = WakeBatch::new();
+        // Made only once a shard is due: most parks find none, and the
+        // batch's slots cost more to set up and drop than the scan.
+        let mut batch = None;
         for shard in 0..self.shards.len() {
             if self.shards[shard].next_tick.load(SeqCst) > now {
                 continue;
             }
             let wheel = self.lock(shard);
-            self.fire_locked(shard, wheel, now, &mut batch);
+            let batch = batch.get_or_insert_with(WakeBatch::new);
+            self.fire_locked(shard, wheel, now, batch);
         }
     }
 
@@ -391,19 +413,25 @@ impl Handle {
     /// deadline the clock has already passed: a timer then fires when its
     /// deadline passes rather than at the end of its millisecond. Only
     /// shards that publish exactly the next tick are locked.
+    #[cfg(test)]
     pub(crate) fn process_early(&self) {
-        let since = self.clock.now().saturating_duration_since(self.start);
-        let now_exact = since.as_nanos().min(u64::MAX as u128) as u64;
+        self.process_early_at(self.exact_now());
+    }
+
+    /// [`process_early`](Self::process_early) with the clock read as
+    /// `now_exact` nanoseconds from the start.
+    fn process_early_at(&self, now_exact: u64) {
         let now = now_exact / NANOS_PER_TICK;
         let tick = now + 1;
-        let mut batch = WakeBatch::new();
+        let mut batch = None;
         for shard in 0..self.shards.len() {
             if self.shards[shard].next_tick.load(SeqCst) != tick {
                 continue;
             }
             let mut wheel = self.lock(shard);
             wheel.expire_early(tick, now_exact);
-            self.fire_locked(shard, wheel, now, &mut batch);
+            let batch = batch.get_or_insert_with(WakeBatch::new);
+            self.fire_locked(shard, wheel, now, batch);
         }
     }
 

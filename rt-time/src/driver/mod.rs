@@ -26,11 +26,12 @@ use std::io;
 use std::sync::Arc;
 use std::time::Duration;
 
-/// The fewest wheel shards a runtime gets. Runtimes often have more worker
-/// threads than cores; with one shard per core, workers then share shards,
-/// and a worker preempted while holding a shard lock stalls every other
-/// worker registering in that shard. Eight keeps the usual worker counts
-/// on distinct shards at the cost of a few more atomics per driver turn.
+/// The fewest wheel shards a multi-thread runtime gets. Runtimes often
+/// have more worker threads than cores; with one shard per core, workers
+/// then share shards, and a worker preempted while holding a shard lock
+/// stalls every other worker registering in that shard. Eight keeps the
+/// usual worker counts on distinct shards at the cost of a few more
+/// atomics per driver turn.
 const MIN_SHARDS: usize = 8;
 
 /// Ticks spanned by the wheel's finest level: only a timer this close can
@@ -101,11 +102,13 @@ pub fn multi_thread_driver_layer(
     layer(false, false)
 }
 
-/// The layer of [`driver_layer`]; `pausable` says whether
-/// [`pause`](crate::pause) may pause its clock.
+/// The layer of [`driver_layer`]; `one_thread` says that one thread runs
+/// the runtime's tasks: then [`pause`](crate::pause) may pause its clock,
+/// and the wheel is one shard (the runtime's thread registers nearly every
+/// timer, and every park scans the shards).
 fn layer(
     start_paused: bool,
-    pausable: bool,
+    one_thread: bool,
 ) -> impl FnOnce(Box<dyn Driver>, &mut DriverHandles) -> io::Result<Box<dyn Driver>> + Send + 'static
 {
     move |inner: Box<dyn Driver>, handles: &mut DriverHandles| {
@@ -114,16 +117,20 @@ fn layer(
                 "starting the clock paused needs the `test-util` feature of rt-time",
             ));
         }
-        let shards = std::thread::available_parallelism()
-            .map_or(1, |n| n.get())
-            .clamp(MIN_SHARDS, 64);
+        let shards = if one_thread {
+            1
+        } else {
+            std::thread::available_parallelism()
+                .map_or(1, |n| n.get())
+                .clamp(MIN_SHARDS, 64)
+        };
         let mut handle = Handle::new(
             inner.unparker(),
             std::time::Instant::now(),
             start_paused,
             shards,
         );
-        if !pausable {
+        if !one_thread {
             handle.forbid_pause();
         }
         let handle = Arc::new(handle);
@@ -168,13 +175,11 @@ impl Driver for TimeDriver {
             };
             self.inner.park(wait);
             handle.end_park();
-            handle.process();
-            if may_block {
-                // The park ended at an exact deadline inside a tick: fire
-                // what is due now rather than at the tick's end. Polls skip
-                // this, so that busy turns do not scan slots.
-                handle.process_early();
-            }
+            // After a park that may block (it may have ended at an exact
+            // deadline inside a tick), also fire what is due now rather
+            // than at the tick's end. Polls skip that, so that busy turns
+            // do not scan slots.
+            handle.process_after_park(may_block);
             return;
         }
         handle.end_park();
