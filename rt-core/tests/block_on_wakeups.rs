@@ -1,6 +1,7 @@
 //! How often `block_on` on the multi-thread runtime is woken: once per
 //! completion of a `JoinHandle` it waits on, never spuriously, and a
-//! `JoinHandle` polled again with the same waker keeps the one it holds.
+//! `JoinHandle` polled again with the same waker keeps the one it holds;
+//! a `block_on` nested in another keeps the outer one's wake-up.
 //!
 //! Every step is ordered by a gate that the test opens itself, so the poll
 //! counts below hold under any thread interleaving.
@@ -138,4 +139,45 @@ fn join_handle_keeps_a_waker_that_will_wake_the_same() {
     assert_eq!(CLONES.load(Ordering::SeqCst), 1);
     gate.open();
     rt.block_on(handle).unwrap();
+}
+
+/// `util::block_on` reuses its thread's parker from one call to the next;
+/// a `block_on` nested inside a poll gets a parker of its own, so a wake-up
+/// meant for the outer future is not consumed by the inner one.
+#[test]
+fn a_nested_block_on_keeps_the_outer_wake_up() {
+    let (outer_tx, outer_rx) = std::sync::mpsc::channel::<Waker>();
+    let inner_gate = Gate::default();
+    let waker_thread = {
+        let inner_gate = inner_gate.clone();
+        std::thread::spawn(move || {
+            // The outer waker fires while the inner `block_on` waits for
+            // its gate, which opens only afterwards.
+            outer_rx.recv().unwrap().wake();
+            inner_gate.open();
+        })
+    };
+    let (done_tx, done_rx) = std::sync::mpsc::channel();
+    let blocking_thread = std::thread::spawn(move || {
+        let mut polls = 0;
+        rt_core::util::block_on(poll_fn(|cx| {
+            polls += 1;
+            if polls == 1 {
+                outer_tx.send(cx.waker().clone()).unwrap();
+                rt_core::util::block_on(inner_gate.wait());
+                return Poll::Pending;
+            }
+            Poll::Ready(())
+        }));
+        // Sequential calls on the same thread each complete.
+        for i in 0..100 {
+            assert_eq!(rt_core::util::block_on(async move { i }), i);
+        }
+        done_tx.send(()).unwrap();
+    });
+    done_rx
+        .recv_timeout(std::time::Duration::from_secs(30))
+        .expect("the outer block_on lost its wake-up and hangs");
+    blocking_thread.join().unwrap();
+    waker_thread.join().unwrap();
 }
