@@ -52,6 +52,15 @@ const RELEASED: u8 = 0x80;
 /// `when` of an entry that sits in the wheel's expired list.
 pub(crate) const IN_EXPIRED_LIST: u64 = u64::MAX;
 
+/// Nanoseconds in one wheel tick (a millisecond).
+pub(crate) const NANOS_PER_TICK: u64 = 1_000_000;
+
+/// The tick an exact deadline belongs to: the first tick whose end is at or
+/// after it.
+pub(crate) fn tick_of_exact(exact: u64) -> u64 {
+    exact.div_ceil(NANOS_PER_TICK)
+}
+
 /// One timer, embedded in a `Sleep` and linked into a wheel.
 pub(crate) struct TimerEntry {
     /// Links in a slot list or the expired list; guarded by the shard lock.
@@ -59,10 +68,12 @@ pub(crate) struct TimerEntry {
     /// Deadline tick while in a slot, `IN_EXPIRED_LIST` while in the
     /// expired list; guarded by the shard lock.
     when: UnsafeCell<u64>,
-    /// The exact deadline, in nanoseconds since the driver's tick 0, at or
-    /// before the end of tick `when`; guarded by the shard lock. Lets the
-    /// driver fire the entry as soon as the deadline passes instead of at
-    /// the end of its millisecond.
+    /// The exact deadline, in nanoseconds since the driver's tick 0;
+    /// guarded by the shard lock. Lets the driver fire the entry as soon as
+    /// the deadline passes instead of at the end of its millisecond. It
+    /// belongs to tick `when` or, when the deadline was moved later while
+    /// the entry was linked, to a later tick: the entry then keeps its
+    /// place, and the wheel moves it on when that place comes due.
     exact: UnsafeCell<u64>,
     /// One of the state constants above; written under the shard lock.
     state: AtomicU8,

@@ -38,7 +38,10 @@
 //! lowered it is seen by the next scan, which comes before the next park.
 
 use crate::clock::Clock;
-use crate::entry::{TimerEntry, FIRED, REGISTERED, SHUTDOWN, UNREGISTERED};
+use crate::entry::{
+    tick_of_exact, TimerEntry, FIRED, IN_EXPIRED_LIST, NANOS_PER_TICK, REGISTERED, SHUTDOWN,
+    UNREGISTERED,
+};
 use crate::wheel::Wheel;
 use rt_core::loom::sync::atomic::{AtomicBool, AtomicU64, Ordering::SeqCst};
 use rt_core::loom::sync::{Mutex, MutexGuard};
@@ -59,9 +62,6 @@ const RUNNING: u64 = u64::MAX;
 /// The largest deadline tick: about 146 million years of milliseconds, far
 /// below the sentinels, so saturating far deadlines never collide with them.
 pub(crate) const MAX_TICK: u64 = u64::MAX >> 2;
-
-/// Nanoseconds per tick.
-const NANOS_PER_TICK: u64 = 1_000_000;
 
 /// A shard's published tick when its wheel holds no timer.
 const EMPTY: u64 = u64::MAX;
@@ -267,6 +267,23 @@ impl Handle {
         // SAFETY: the entry is live (caller) and we hold its shard lock.
         let e = unsafe { entry.as_ref() };
         if e.state() == REGISTERED {
+            // SAFETY: we hold the shard lock.
+            let when = unsafe { e.when() };
+            // A deadline moved later (a reset timeout, the common case) only
+            // needs its new exact value: the entry keeps its place, and when
+            // that place comes due the wheel moves it on to the tick of the
+            // new deadline (see `Wheel::poll`), which it can tell from the
+            // exact deadline alone. No unlink, no insert, and no unpark: the
+            // driver already wakes no later than the old place.
+            if when != IN_EXPIRED_LIST
+                && tick >= when
+                && tick_of_exact(exact) == tick
+                && !self.is_shutdown.load(SeqCst)
+            {
+                // SAFETY: we hold the shard lock.
+                unsafe { e.set_exact(exact) };
+                return;
+            }
             // SAFETY: REGISTERED entries are linked in their shard.
             unsafe { wheel.remove(entry) };
         }

@@ -20,7 +20,7 @@
 
 mod level;
 
-use crate::entry::{TimerEntry, IN_EXPIRED_LIST};
+use crate::entry::{tick_of_exact, TimerEntry, IN_EXPIRED_LIST};
 use level::Level;
 use rt_core::util::linked_list::LinkedList;
 use std::ptr::NonNull;
@@ -222,6 +222,17 @@ impl Wheel {
             // the caller holds the shard lock that guards `when`.
             let when = unsafe { entry.as_ref().when() };
             if when <= exp.deadline {
+                // A deadline moved later while the entry was linked left it
+                // here: link it again at the tick of its exact deadline.
+                // SAFETY: as above.
+                let target = tick_of_exact(unsafe { entry.as_ref().exact() });
+                if target > exp.deadline {
+                    // SAFETY: as above.
+                    unsafe { entry.as_ref().set_when(target) };
+                    let level = level_for(exp.deadline, target);
+                    self.levels[level].add(entry, target);
+                    continue;
+                }
                 // SAFETY: as above.
                 unsafe { entry.as_ref().set_when(IN_EXPIRED_LIST) };
                 self.expired.push_front(entry);

@@ -1,10 +1,10 @@
 //! Wheel tests: level selection at the boundaries, catching up an idle
-//! wheel, and a property test that
-//! runs random insert / cancel / reset / advance sequences against a sorted
-//! model and requires the same firings at the same times.
+//! wheel, and a property test that runs random insert / cancel / reset /
+//! move-later / advance sequences against a sorted model and requires the
+//! same firings at the same times.
 
 use super::*;
-use crate::entry::TimerEntry;
+use crate::entry::{TimerEntry, NANOS_PER_TICK};
 use rt_core::util::rng::FastRand;
 use std::collections::BTreeSet;
 use std::pin::Pin;
@@ -53,13 +53,15 @@ impl Entries {
             .expect("unknown entry")
     }
 
-    /// Inserts `id` at `when`; `false` when it was due at once.
+    /// Inserts `id` at `when`, with an exact deadline at that tick's end;
+    /// `false` when it was due at once.
     fn insert(&mut self, wheel: &mut Wheel, id: usize, when: u64) -> bool {
         assert!(!self.linked[id]);
         // SAFETY: single-threaded test: no lock needed; the entry is pinned
         // in its box and in no list.
         let linked = unsafe {
             self.entries[id].set_when(when);
+            self.entries[id].set_exact(when.saturating_mul(NANOS_PER_TICK));
             wheel.insert(self.ptr(id)).is_ok()
         };
         self.linked[id] = linked;
@@ -276,6 +278,18 @@ fn run_against_model(seed: u64, ops: usize) {
                 if entries.linked[id] {
                     entries.remove(&mut wheel, id);
                     assert!(model.remove(&(deadline[id], id)));
+                }
+            }
+            // Move a linked deadline later in place, as the driver does
+            // on a reset: only the exact deadline changes.
+            6 => {
+                if entries.linked[id] {
+                    let later = deadline[id] + random_step(&mut rng);
+                    assert!(model.remove(&(deadline[id], id)));
+                    model.insert((later, id));
+                    deadline[id] = later;
+                    // SAFETY: single-threaded test; the entry is linked.
+                    unsafe { entries.entries[id].set_exact(later.saturating_mul(NANOS_PER_TICK)) };
                 }
             }
             // Advance and compare.

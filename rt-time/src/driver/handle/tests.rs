@@ -1,5 +1,6 @@
 //! Handle tests: sharding spreads threads, the published ticks stay at or
-//! before every deadline, skipped shards catch up on registration, fired
+//! before every deadline, a deadline moved later is moved on when its old
+//! place comes due, skipped shards catch up on registration, fired
 //! entries are released to a lock-free drop, and eight threads registering,
 //! resetting and cancelling entries while another fires them leave the
 //! wheels consistent and empty.
@@ -155,6 +156,42 @@ fn published_ticks_stay_at_or_before_every_deadline() {
     handle.process_at(40);
     assert_eq!(a.state(), FIRED);
     assert_eq!(scan(&handle), None);
+    assert!(handle.is_empty());
+}
+
+#[test]
+fn a_deadline_moved_later_keeps_its_place_until_it_comes_due() {
+    let handle = handle(1);
+    let near = Box::pin(TimerEntry::new());
+    let far = Box::pin(TimerEntry::new());
+    let earlier = Box::pin(TimerEntry::new());
+    register(&handle, 0, &near, 10);
+    register(&handle, 0, &near, 25);
+    // Not relinked: the driver still wakes at the old place...
+    assert_eq!(scan(&handle), Some(10));
+    handle.process_at(10);
+    // ...where the entry moves on instead of firing.
+    assert_eq!(near.state(), REGISTERED, "fired at its old deadline");
+    assert_eq!(scan(&handle), Some(25));
+    handle.process_at(24);
+    assert_eq!(near.state(), REGISTERED, "fired early");
+    handle.process_at(25);
+    assert_eq!(near.state(), FIRED);
+    // Moved from level 0 to a far level, through the cascade.
+    register(&handle, 0, &far, 30);
+    register(&handle, 0, &far, 100_000);
+    handle.process_at(30);
+    assert_eq!(far.state(), REGISTERED);
+    handle.process_at(99_999);
+    assert_eq!(far.state(), REGISTERED, "fired early");
+    handle.process_at(100_000);
+    assert_eq!(far.state(), FIRED);
+    // A deadline moved earlier is relinked at once.
+    register(&handle, 0, &earlier, 100_050);
+    register(&handle, 0, &earlier, 100_020);
+    assert_eq!(scan(&handle), Some(100_020));
+    handle.process_at(100_020);
+    assert_eq!(earlier.state(), FIRED);
     assert!(handle.is_empty());
 }
 
