@@ -6,11 +6,16 @@
 //! (`State::transition_to_trace`), sets this thread's trace mode and polls
 //! the task through its one poll entry, whose slow path lets the claimant
 //! through. Every rt leaf resource (timers, sync primitives, channels, I/O
-//! readiness, signals, `JoinHandle`, `JoinSet`, `yield_now`) calls
-//! [`trace_leaf`] at the top of its `poll`; in trace mode that records the
-//! stack (the chain of awaits) and answers `Pending` before the resource
-//! does anything, so no waker is replaced, no permit or message taken and
-//! no coop budget spent. While no dump runs it costs one relaxed load.
+//! readiness, signals, `JoinSet`) calls [`trace_leaf`] at the top of its
+//! `poll`; in trace mode that records the stack (the chain of awaits) and
+//! answers `Pending` before the resource does anything, so no waker is
+//! replaced, no permit or message taken and no coop budget spent. While no
+//! dump runs it costs one relaxed load. The trace poll runs with a spent
+//! coop budget, so a resource whose poll begins by spending budget
+//! (`JoinHandle`) needs no hook: `coop::poll_proceed`'s out-of-line slow
+//! path records it instead, and its poll pays nothing. `yield_now` needs
+//! none either: a task waiting there woke itself, so a dump does not trace
+//! it.
 //!
 //! Stacks are captured with [`std::backtrace::Backtrace`] (stable Rust, no
 //! dependency). Resolving symbols is the slow part, so where the platform
@@ -99,6 +104,20 @@ mod tracing {
     }
 }
 
+/// Called where a resource found the coop budget spent. A trace poll runs
+/// with a spent budget (see `RawTask::trace`), so in trace mode the
+/// resource is where the task waits: records it and returns `true`; the
+/// resource then returns `Pending` untouched, like a leaf. This is the
+/// hook of the resources that spend budget before anything else
+/// (`JoinHandle`), at no cost to their poll while no dump runs.
+pub(super) fn leaf_at_spent_budget() -> bool {
+    if !tracing::any() || COLLECTOR.with(|c| c.get().is_null()) {
+        return false;
+    }
+    record();
+    true
+}
+
 /// Whether this thread is trace-polling a task for a dump (for resources
 /// that need to know beyond [`trace_leaf`]).
 pub fn is_tracing() -> bool {
@@ -111,25 +130,29 @@ fn record() {
     record_into(false);
 }
 
-/// Called when a task's waker is cloned: in trace mode, that is a future
-/// that keeps the waker to return `Pending` on its own (not an rt
-/// resource), and where it did so is the innermost frame the trace poll
-/// reached; used when the poll reached no rt resource.
+/// Called when a task's waker is cloned, with the clone: in trace mode,
+/// that is a future that keeps the waker to return `Pending` on its own
+/// (not an rt resource), and where it did so is the innermost frame the
+/// trace poll reached; used when the poll reached no rt resource. Takes and
+/// returns the clone so that the slow path is a tail call: the waker's
+/// `clone` stays a leaf function without a frame of its own.
 #[cfg(feature = "rt")]
 #[inline]
-pub(super) fn waker_cloned() {
+pub(super) fn waker_cloned(clone: std::task::RawWaker) -> std::task::RawWaker {
     if tracing::any() {
-        record_waker_use();
+        return record_waker_use(clone);
     }
+    clone
 }
 
 #[cfg(feature = "rt")]
 #[cold]
 #[inline(never)]
-fn record_waker_use() {
+fn record_waker_use(clone: std::task::RawWaker) -> std::task::RawWaker {
     if !COLLECTOR.with(|c| c.get().is_null()) {
         record_into(true);
     }
+    clone
 }
 
 fn record_into(from_waker: bool) {
@@ -176,8 +199,11 @@ impl Drop for TraceMode {
 /// Whether this thread's dump claimed the task whose state word is
 /// `state` for a trace poll: then the poll entry finds the task running,
 /// and must let the trace poll through instead of taking it for a stale
-/// run-queue entry. Asked only on that slow path.
+/// run-queue entry. Asked only on that slow path, and out of line, so that
+/// the poll path's CAS loop stays small.
 #[cfg(feature = "rt")]
+#[cold]
+#[inline(never)]
 pub(super) fn claimed_for_trace(state: &super::state::State) -> bool {
     let state: *const () = (state as *const super::state::State).cast();
     CLAIMED.with(|c| c.get() == state)
