@@ -22,8 +22,14 @@
 //! unwinder (`_Unwind_Backtrace`, which std links already) can be asked for
 //! the bare return addresses, each capture is keyed by them, unwound only
 //! down to the dump's own frame: a stack is captured and resolved once per
-//! dump, and a chain resolved once is kept (in a bounded cache) for later
-//! dumps. Ten thousand tasks parked at the same await cost one resolution.
+//! dump. Ten thousand tasks parked at the same await cost one resolution.
+//!
+//! Nothing of ours outlives a dump. std's symbolizer does keep what it
+//! loads on the process's first resolution, for the life of the process,
+//! with no way to free it: the debug info it parses (in release, about 35
+//! MB of heap for a small binary) and its mappings of the binary's debug
+//! sections (about 10 MB of file-backed pages, which the kernel may
+//! reclaim). A later dump adds nothing to either.
 
 // Without the `rt` feature no dump exists to set a collector: only the
 // hook and the public types are used then.
@@ -223,13 +229,15 @@ fn capture() -> Backtrace {
 const MAX_LEAVES_PER_TASK: usize = 16;
 
 /// Gathers the stacks of one dump, capturing and resolving each distinct
-/// stack once.
+/// stack once. Everything it holds goes with it when the dump ends: no
+/// cache of ours outlives a dump (std's symbolizer keeps its own, see the
+/// module doc).
 #[derive(Default)]
 pub(crate) struct Collector {
     /// Return addresses of a stack to its index in `stacks`.
     by_address: HashMap<Box<[usize]>, usize>,
-    /// Each distinct stack of this dump.
-    stacks: Vec<Stack>,
+    /// Each distinct stack of this dump, resolved in `finish`.
+    stacks: Vec<Backtrace>,
     /// Indices into `stacks` recorded by the current trace poll at rt
     /// resources.
     current: Vec<usize>,
@@ -239,25 +247,6 @@ pub(crate) struct Collector {
     /// local of the dump's frame, above which no frame of the task is.
     stack_limit: usize,
 }
-
-/// A stack recorded by a dump: resolved already (by an earlier dump), or
-/// captured and resolved in `finish`.
-enum Stack {
-    Resolved(Arc<[Frame]>),
-    Captured(Backtrace, Option<Box<[usize]>>),
-}
-
-/// Chains of awaits already resolved, by the return addresses of their
-/// stacks, so that a dump resolves only stacks no dump saw before. Bounded:
-/// emptied when full. (Not a protocol lock: never taken under loom, where
-/// stacks are not unwound.)
-static RESOLVED: std::sync::Mutex<Option<ChainsByAddress>> = std::sync::Mutex::new(None);
-
-/// Resolved chains of awaits by the return addresses of their stacks.
-type ChainsByAddress = HashMap<Box<[usize]>, Arc<[Frame]>>;
-
-/// Most chains `RESOLVED` keeps.
-const MAX_RESOLVED: usize = 4096;
 
 impl Collector {
     /// Sets where unwinding stops (see `stack_limit`).
@@ -274,26 +263,17 @@ impl Collector {
         if current.len() >= MAX_LEAVES_PER_TASK {
             return;
         }
-        let key = unwind::addresses(self.stack_limit);
-        let index = match key {
+        let index = match unwind::addresses(self.stack_limit) {
             Some(key) => match self.by_address.get(&key) {
                 Some(&index) => index,
                 None => {
-                    let known = RESOLVED
-                        .lock()
-                        .unwrap_or_else(|e| e.into_inner())
-                        .as_ref()
-                        .and_then(|cache| cache.get(&key).cloned());
-                    self.stacks.push(match known {
-                        Some(chain) => Stack::Resolved(chain),
-                        None => Stack::Captured(capture(), Some(key.clone())),
-                    });
+                    self.stacks.push(capture());
                     self.by_address.insert(key, self.stacks.len() - 1);
                     self.stacks.len() - 1
                 }
             },
             None => {
-                self.stacks.push(Stack::Captured(capture(), None));
+                self.stacks.push(capture());
                 self.stacks.len() - 1
             }
         };
@@ -321,21 +301,7 @@ impl Collector {
     pub(crate) fn finish(self) -> Vec<Arc<[Frame]>> {
         self.stacks
             .into_iter()
-            .map(|stack| match stack {
-                Stack::Resolved(chain) => chain,
-                Stack::Captured(backtrace, key) => {
-                    let chain: Arc<[Frame]> = chain_of_awaits(&backtrace.to_string()).into();
-                    if let Some(key) = key {
-                        let mut cache = RESOLVED.lock().unwrap_or_else(|e| e.into_inner());
-                        let cache = cache.get_or_insert_with(HashMap::new);
-                        if cache.len() >= MAX_RESOLVED {
-                            cache.clear();
-                        }
-                        cache.insert(key, chain.clone());
-                    }
-                    chain
-                }
-            })
+            .map(|backtrace| chain_of_awaits(&backtrace.to_string()).into())
             .collect()
     }
 }
