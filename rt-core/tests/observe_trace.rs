@@ -312,3 +312,53 @@ fn multi_thread_dumps_under_concurrent_wakes() {
     }
     assert!(dumps > 0);
 }
+
+/// A trace poll that gets past its task's await (a flag set without a
+/// wake) and on into a fresh `yield_now` yields for real: `yield_now` has
+/// no trace hook, and the wake it makes is handed to the scheduler when the
+/// trace poll ends, so the task is queued after the dump and finishes.
+#[test]
+fn a_trace_poll_that_reaches_a_fresh_yield_queues_the_task() {
+    let rt = Builder::new_current_thread().build().unwrap();
+    let flag = Arc::new(AtomicBool::new(false));
+    let task = {
+        let flag = flag.clone();
+        task::Builder::new()
+            .name("silent")
+            .spawn_on(
+                async move {
+                    // Pending until the flag is set, keeping no waker.
+                    std::future::poll_fn(|_| {
+                        if flag.load(Ordering::SeqCst) {
+                            Poll::Ready(())
+                        } else {
+                            Poll::Pending
+                        }
+                    })
+                    .await;
+                    task::yield_now().await;
+                    7
+                },
+                rt.handle(),
+            )
+            .unwrap()
+    };
+    rt.block_on(task::yield_now());
+    assert_eq!(
+        find(rt.handle().dump().tasks(), "silent").state(),
+        TaskState::Idle
+    );
+    flag.store(true, Ordering::SeqCst);
+    let dump = rt.handle().dump();
+    let traced = find(dump.tasks(), "silent");
+    assert_eq!(
+        traced.trace().map(|t| t.chains().count()),
+        Some(0),
+        "{traced}"
+    );
+    assert_eq!(
+        find(rt.handle().dump().tasks(), "silent").state(),
+        TaskState::Scheduled
+    );
+    assert_eq!(rt.block_on(task).unwrap(), 7);
+}

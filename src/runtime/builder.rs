@@ -284,8 +284,10 @@ impl Builder {
     /// (see [`Handle::dump`]), to stderr each time the process receives
     /// `kind` (for example `SIGUSR1`), without stopping anything: `kill
     /// -USR1 PID` on a program that seems stuck shows what its tasks wait
-    /// for. The runtime listens from a task of its own, named
-    /// `rt-dump-on-signal`, which the dump lists as running.
+    /// for. The dump is taken on the process's signal dispatcher thread, so
+    /// it needs no free worker: a runtime whose every worker is blocked
+    /// still writes one, listing the tasks that hold the workers as
+    /// running. It stops with the runtime.
     ///
     /// ```no_run
     /// use rt::signal::unix::SignalKind;
@@ -308,7 +310,8 @@ impl Builder {
         let runtime = Runtime::from_core(self.with_drivers()?.build()?);
         #[cfg(all(unix, feature = "signal"))]
         if let Some(kind) = self.dump_on_signal {
-            dump_on_signal(&runtime, kind)?;
+            let dumper = super::dump_on_signal::DumpOnSignal::start(runtime.handle(), kind)?;
+            return Ok(runtime.dumping_on_signal(dumper));
         }
         Ok(runtime)
     }
@@ -368,27 +371,4 @@ impl Builder {
         let _ = (self.enable_time, self.multi_thread);
         Ok(&mut self.inner)
     }
-}
-
-/// Starts the task that writes a dump on each delivery of `kind`. The
-/// handler is installed here, before `build` returns, so that no delivery
-/// after it is missed.
-#[cfg(all(unix, feature = "signal"))]
-fn dump_on_signal(runtime: &Runtime, kind: crate::signal::unix::SignalKind) -> io::Result<()> {
-    use std::io::Write;
-    let mut signal = {
-        let _enter = runtime.enter();
-        crate::signal::unix::signal(kind)?
-    };
-    let listener = async move {
-        while signal.recv().await.is_some() {
-            let dump = super::Handle::current().dump();
-            let text = format!("rt: task dump on signal {}:\n{dump}", kind.as_raw_value());
-            let _ = std::io::stderr().lock().write_all(text.as_bytes());
-        }
-    };
-    crate::task::Builder::new()
-        .name("rt-dump-on-signal")
-        .spawn_on(listener, runtime.handle())?;
-    Ok(())
 }

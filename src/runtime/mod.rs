@@ -8,6 +8,8 @@
 //! unchanged.
 
 mod builder;
+#[cfg(all(unix, feature = "signal"))]
+mod dump_on_signal;
 mod local_runtime;
 #[allow(clippy::module_inception)]
 mod runtime;

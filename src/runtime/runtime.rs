@@ -27,11 +27,28 @@ use std::time::Duration;
 /// ```
 pub struct Runtime {
     inner: rt_core::runtime::Runtime,
+    /// `Builder::dump_on_signal`'s listener, which stops with the runtime.
+    #[cfg(all(unix, feature = "signal"))]
+    _dump_on_signal: Option<std::sync::Arc<super::dump_on_signal::DumpOnSignal>>,
 }
 
 impl Runtime {
     pub(super) fn from_core(inner: rt_core::runtime::Runtime) -> Runtime {
-        Runtime { inner }
+        Runtime {
+            inner,
+            #[cfg(all(unix, feature = "signal"))]
+            _dump_on_signal: None,
+        }
+    }
+
+    /// This runtime, writing its dump on each delivery `dumper` listens to.
+    #[cfg(all(unix, feature = "signal"))]
+    pub(super) fn dumping_on_signal(
+        mut self,
+        dumper: std::sync::Arc<super::dump_on_signal::DumpOnSignal>,
+    ) -> Runtime {
+        self._dump_on_signal = Some(dumper);
+        self
     }
 
     /// A multi-thread runtime with every driver (I/O, time) enabled: the

@@ -56,7 +56,9 @@ pub(crate) fn with_budget_value<R>(value: Option<u32>, f: impl FnOnce() -> R) ->
 ///
 /// Always `true` outside a runtime and inside [`unconstrained`].
 pub fn has_budget_remaining() -> bool {
-    BUDGET.with(|b| b.get() != Some(0))
+    // A dump's trace poll runs with a spent budget of its own; to the
+    // task, the budget is what it was.
+    BUDGET.with(|b| b.get() != Some(0)) || super::trace::is_tracing()
 }
 
 /// Total number of times a resource refused to proceed on this thread
@@ -76,8 +78,7 @@ pub fn poll_proceed(cx: &mut Context<'_>) -> Poll<RestoreOnPending> {
     BUDGET.with(|b| match b.get() {
         None => Poll::Ready(RestoreOnPending(Cell::new(None))),
         Some(0) => {
-            FORCED_YIELDS.with(|c| c.set(c.get() + 1));
-            cx.waker().wake_by_ref();
+            spent(cx);
             Poll::Pending
         }
         Some(n) => {
@@ -87,14 +88,28 @@ pub fn poll_proceed(cx: &mut Context<'_>) -> Poll<RestoreOnPending> {
     })
 }
 
+/// A resource found the budget spent: the task is made to yield (woken, so
+/// that it is polled again later). A task dump's trace poll runs with a
+/// spent budget, so that this is also where a resource that spends budget
+/// is recorded as the place the task waits (see `trace.rs`): the poll path
+/// pays nothing for it while no dump runs. Out of line: rare.
+#[cold]
+#[inline(never)]
+fn spent(cx: &Context<'_>) {
+    if super::trace::leaf_at_spent_budget() {
+        return;
+    }
+    FORCED_YIELDS.with(|c| c.set(c.get() + 1));
+    cx.waker().wake_by_ref();
+}
+
 /// Returns `Pending` (after waking the task) if the budget is spent, without
 /// spending any. `select!` uses this before polling its branches.
 pub fn poll_budget_available(cx: &mut Context<'_>) -> Poll<()> {
     if has_budget_remaining() {
         Poll::Ready(())
     } else {
-        FORCED_YIELDS.with(|c| c.set(c.get() + 1));
-        cx.waker().wake_by_ref();
+        spent(cx);
         Poll::Pending
     }
 }

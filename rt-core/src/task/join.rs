@@ -78,7 +78,11 @@ impl<T> Future for JoinHandle<T> {
     type Output = Result<T, JoinError>;
 
     fn poll(self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<Self::Output> {
-        ready!(super::trace::trace_leaf());
+        // A dump's trace poll runs with a spent budget: `poll_proceed` is
+        // this leaf's trace hook too (see `coop::spent`). Inside
+        // `unconstrained` it is not, and a trace poll goes on as a poll
+        // would: the join waker stays the task's own (the same waker), or
+        // the output of a finished task is taken, which woke this one.
         let coop = ready!(coop::poll_proceed(cx));
         let mut out: Poll<Result<T, JoinError>> = Poll::Pending;
         // SAFETY: `out` has the task's output type and the handle holds join

@@ -173,9 +173,15 @@ impl RawTask {
         let marker = 0u8;
         collector.set_stack_limit(std::hint::black_box(&marker) as *const u8 as usize);
         let mode = TraceMode::enter(collector, self.state());
-        // SAFETY: the vtable matches the cell; the claim's reference (taken
-        // by `transition_to_trace`) is the poll's, and RUNNING is ours.
-        unsafe { (self.header().vtable.poll)(self.ptr) };
+        // With a spent coop budget: the trace poll spends none of the
+        // dumping task's, and a resource that spends budget stops at
+        // `poll_proceed`, which records it (see `coop::spent`).
+        super::coop::with_budget_value(Some(0), || {
+            // SAFETY: the vtable matches the cell; the claim's reference
+            // (taken by `transition_to_trace`) is the poll's, and RUNNING
+            // is ours.
+            unsafe { (self.header().vtable.poll)(self.ptr) }
+        });
         drop(mode);
         Ok((collector.take_current(), (self.header().vtable.future_type)()))
     }

@@ -124,11 +124,12 @@ pub async fn yield_now() {
     let mut yielded = false;
     std::future::poll_fn(move |cx| {
         if yielded {
-            // A yield that went pending woke its task, so a task parked
-            // (idle, hence traced) never waits here.
             return std::task::Poll::Ready(());
         }
-        std::task::ready!(super::trace::trace_leaf());
+        // No trace hook: a yield that went pending woke its task, so a task
+        // that a dump traces (idle, not notified) never waits here. A trace
+        // poll that gets here anew yields for real: the wake is handed to
+        // the scheduler when the trace poll ends, as any wake during one.
         yielded = true;
         cx.waker().wake_by_ref();
         std::task::Poll::Pending

@@ -149,10 +149,27 @@ impl State {
     #[inline]
     pub(super) fn transition_to_running(&self) -> TransitionToRunning {
         self.fetch_update_action(|mut next| {
-            if !next.is_idle() {
-                return self.not_idle_to_running(next);
+            // Idle and notified, the poll path's one case, in one test.
+            if !next.is_idle_and_notified() {
+                if next.is_running() && super::trace::claimed_for_trace(self) {
+                    // A dump's trace poll: it claimed the task with
+                    // `transition_to_trace`, so it holds RUNNING and the
+                    // poll's reference already. The word stays as it is
+                    // (`Some`, not `None`: every exit of this closure
+                    // stores, which keeps the poll path's loop smaller).
+                    return (TransitionToRunning::Success, Some(next));
+                }
+                // Running elsewhere or finished: this Notified is stale
+                // (the task was shut down while queued). Drop its reference.
+                assert!(next.is_notified(), "running a task that was not notified");
+                next.ref_dec();
+                let action = if next.ref_count() == 0 {
+                    TransitionToRunning::Dealloc
+                } else {
+                    TransitionToRunning::Failed
+                };
+                return (action, Some(next));
             }
-            assert!(next.is_notified(), "running a task that was not notified");
             next.set_running();
             next.unset_notified();
             let action = if next.is_cancelled() {
@@ -180,28 +197,6 @@ impl State {
             next.ref_inc();
             Some(next)
         })
-    }
-
-    /// `transition_to_running` on a task that is running or finished: a
-    /// stale run-queue entry (the task was shut down while queued), whose
-    /// reference is dropped; or a dump's trace poll, which claimed the task
-    /// with `transition_to_trace` and so holds RUNNING and the poll's
-    /// reference already. Out of line and cold, to keep the poll path's
-    /// CAS loop small.
-    #[cold]
-    #[inline(never)]
-    fn not_idle_to_running(&self, mut next: Snapshot) -> (TransitionToRunning, Option<Snapshot>) {
-        if next.is_running() && super::trace::claimed_for_trace(self) {
-            return (TransitionToRunning::Success, None);
-        }
-        assert!(next.is_notified(), "running a task that was not notified");
-        next.ref_dec();
-        let action = if next.ref_count() == 0 {
-            TransitionToRunning::Dealloc
-        } else {
-            TransitionToRunning::Failed
-        };
-        (action, Some(next))
     }
 
     /// Called after a poll that returned `Pending`.
@@ -429,6 +424,11 @@ impl Snapshot {
     #[inline]
     pub(super) fn is_idle(self) -> bool {
         self.0 & LIFECYCLE == 0
+    }
+    /// `is_idle() && is_notified()`, in one test.
+    #[inline]
+    fn is_idle_and_notified(self) -> bool {
+        self.0 & (LIFECYCLE | NOTIFIED) == NOTIFIED
     }
     #[inline]
     pub(super) fn is_running(self) -> bool {

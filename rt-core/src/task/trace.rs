@@ -6,19 +6,30 @@
 //! (`State::transition_to_trace`), sets this thread's trace mode and polls
 //! the task through its one poll entry, whose slow path lets the claimant
 //! through. Every rt leaf resource (timers, sync primitives, channels, I/O
-//! readiness, signals, `JoinHandle`, `JoinSet`, `yield_now`) calls
-//! [`trace_leaf`] at the top of its `poll`; in trace mode that records the
-//! stack (the chain of awaits) and answers `Pending` before the resource
-//! does anything, so no waker is replaced, no permit or message taken and
-//! no coop budget spent. While no dump runs it costs one relaxed load.
+//! readiness, signals, `JoinSet`) calls [`trace_leaf`] at the top of its
+//! `poll`; in trace mode that records the stack (the chain of awaits) and
+//! answers `Pending` before the resource does anything, so no waker is
+//! replaced, no permit or message taken and no coop budget spent. While no
+//! dump runs it costs one relaxed load. The trace poll runs with a spent
+//! coop budget, so a resource whose poll begins by spending budget
+//! (`JoinHandle`) needs no hook: `coop::poll_proceed`'s out-of-line slow
+//! path records it instead, and its poll pays nothing. `yield_now` needs
+//! none either: a task waiting there woke itself, so a dump does not trace
+//! it.
 //!
 //! Stacks are captured with [`std::backtrace::Backtrace`] (stable Rust, no
 //! dependency). Resolving symbols is the slow part, so where the platform
 //! unwinder (`_Unwind_Backtrace`, which std links already) can be asked for
 //! the bare return addresses, each capture is keyed by them, unwound only
 //! down to the dump's own frame: a stack is captured and resolved once per
-//! dump, and a chain resolved once is kept (in a bounded cache) for later
-//! dumps. Ten thousand tasks parked at the same await cost one resolution.
+//! dump. Ten thousand tasks parked at the same await cost one resolution.
+//!
+//! Nothing of ours outlives a dump. std's symbolizer does keep what it
+//! loads on the process's first resolution, for the life of the process,
+//! with no way to free it: the debug info it parses (in release, about 35
+//! MB of heap for a small binary) and its mappings of the binary's debug
+//! sections (about 10 MB of file-backed pages, which the kernel may
+//! reclaim). A later dump adds nothing to either.
 
 // Without the `rt` feature no dump exists to set a collector: only the
 // hook and the public types are used then.
@@ -99,6 +110,20 @@ mod tracing {
     }
 }
 
+/// Called where a resource found the coop budget spent. A trace poll runs
+/// with a spent budget (see `RawTask::trace`), so in trace mode the
+/// resource is where the task waits: records it and returns `true`; the
+/// resource then returns `Pending` untouched, like a leaf. This is the
+/// hook of the resources that spend budget before anything else
+/// (`JoinHandle`), at no cost to their poll while no dump runs.
+pub(super) fn leaf_at_spent_budget() -> bool {
+    if !tracing::any() || COLLECTOR.with(|c| c.get().is_null()) {
+        return false;
+    }
+    record();
+    true
+}
+
 /// Whether this thread is trace-polling a task for a dump (for resources
 /// that need to know beyond [`trace_leaf`]).
 pub fn is_tracing() -> bool {
@@ -111,25 +136,29 @@ fn record() {
     record_into(false);
 }
 
-/// Called when a task's waker is cloned: in trace mode, that is a future
-/// that keeps the waker to return `Pending` on its own (not an rt
-/// resource), and where it did so is the innermost frame the trace poll
-/// reached; used when the poll reached no rt resource.
+/// Called when a task's waker is cloned, with the clone: in trace mode,
+/// that is a future that keeps the waker to return `Pending` on its own
+/// (not an rt resource), and where it did so is the innermost frame the
+/// trace poll reached; used when the poll reached no rt resource. Takes and
+/// returns the clone so that the slow path is a tail call: the waker's
+/// `clone` stays a leaf function without a frame of its own.
 #[cfg(feature = "rt")]
 #[inline]
-pub(super) fn waker_cloned() {
+pub(super) fn waker_cloned(clone: std::task::RawWaker) -> std::task::RawWaker {
     if tracing::any() {
-        record_waker_use();
+        return record_waker_use(clone);
     }
+    clone
 }
 
 #[cfg(feature = "rt")]
 #[cold]
 #[inline(never)]
-fn record_waker_use() {
+fn record_waker_use(clone: std::task::RawWaker) -> std::task::RawWaker {
     if !COLLECTOR.with(|c| c.get().is_null()) {
         record_into(true);
     }
+    clone
 }
 
 fn record_into(from_waker: bool) {
@@ -176,8 +205,11 @@ impl Drop for TraceMode {
 /// Whether this thread's dump claimed the task whose state word is
 /// `state` for a trace poll: then the poll entry finds the task running,
 /// and must let the trace poll through instead of taking it for a stale
-/// run-queue entry. Asked only on that slow path.
+/// run-queue entry. Asked only on that slow path, and out of line, so that
+/// the poll path's CAS loop stays small.
 #[cfg(feature = "rt")]
+#[cold]
+#[inline(never)]
 pub(super) fn claimed_for_trace(state: &super::state::State) -> bool {
     let state: *const () = (state as *const super::state::State).cast();
     CLAIMED.with(|c| c.get() == state)
@@ -197,13 +229,15 @@ fn capture() -> Backtrace {
 const MAX_LEAVES_PER_TASK: usize = 16;
 
 /// Gathers the stacks of one dump, capturing and resolving each distinct
-/// stack once.
+/// stack once. Everything it holds goes with it when the dump ends: no
+/// cache of ours outlives a dump (std's symbolizer keeps its own, see the
+/// module doc).
 #[derive(Default)]
 pub(crate) struct Collector {
     /// Return addresses of a stack to its index in `stacks`.
     by_address: HashMap<Box<[usize]>, usize>,
-    /// Each distinct stack of this dump.
-    stacks: Vec<Stack>,
+    /// Each distinct stack of this dump, resolved in `finish`.
+    stacks: Vec<Backtrace>,
     /// Indices into `stacks` recorded by the current trace poll at rt
     /// resources.
     current: Vec<usize>,
@@ -213,25 +247,6 @@ pub(crate) struct Collector {
     /// local of the dump's frame, above which no frame of the task is.
     stack_limit: usize,
 }
-
-/// A stack recorded by a dump: resolved already (by an earlier dump), or
-/// captured and resolved in `finish`.
-enum Stack {
-    Resolved(Arc<[Frame]>),
-    Captured(Backtrace, Option<Box<[usize]>>),
-}
-
-/// Chains of awaits already resolved, by the return addresses of their
-/// stacks, so that a dump resolves only stacks no dump saw before. Bounded:
-/// emptied when full. (Not a protocol lock: never taken under loom, where
-/// stacks are not unwound.)
-static RESOLVED: std::sync::Mutex<Option<ChainsByAddress>> = std::sync::Mutex::new(None);
-
-/// Resolved chains of awaits by the return addresses of their stacks.
-type ChainsByAddress = HashMap<Box<[usize]>, Arc<[Frame]>>;
-
-/// Most chains `RESOLVED` keeps.
-const MAX_RESOLVED: usize = 4096;
 
 impl Collector {
     /// Sets where unwinding stops (see `stack_limit`).
@@ -248,26 +263,17 @@ impl Collector {
         if current.len() >= MAX_LEAVES_PER_TASK {
             return;
         }
-        let key = unwind::addresses(self.stack_limit);
-        let index = match key {
+        let index = match unwind::addresses(self.stack_limit) {
             Some(key) => match self.by_address.get(&key) {
                 Some(&index) => index,
                 None => {
-                    let known = RESOLVED
-                        .lock()
-                        .unwrap_or_else(|e| e.into_inner())
-                        .as_ref()
-                        .and_then(|cache| cache.get(&key).cloned());
-                    self.stacks.push(match known {
-                        Some(chain) => Stack::Resolved(chain),
-                        None => Stack::Captured(capture(), Some(key.clone())),
-                    });
+                    self.stacks.push(capture());
                     self.by_address.insert(key, self.stacks.len() - 1);
                     self.stacks.len() - 1
                 }
             },
             None => {
-                self.stacks.push(Stack::Captured(capture(), None));
+                self.stacks.push(capture());
                 self.stacks.len() - 1
             }
         };
@@ -295,21 +301,7 @@ impl Collector {
     pub(crate) fn finish(self) -> Vec<Arc<[Frame]>> {
         self.stacks
             .into_iter()
-            .map(|stack| match stack {
-                Stack::Resolved(chain) => chain,
-                Stack::Captured(backtrace, key) => {
-                    let chain: Arc<[Frame]> = chain_of_awaits(&backtrace.to_string()).into();
-                    if let Some(key) = key {
-                        let mut cache = RESOLVED.lock().unwrap_or_else(|e| e.into_inner());
-                        let cache = cache.get_or_insert_with(HashMap::new);
-                        if cache.len() >= MAX_RESOLVED {
-                            cache.clear();
-                        }
-                        cache.insert(key, chain.clone());
-                    }
-                    chain
-                }
-            })
+            .map(|backtrace| chain_of_awaits(&backtrace.to_string()).into())
             .collect()
     }
 }

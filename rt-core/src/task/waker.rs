@@ -46,10 +46,9 @@ fn raw(ptr: *const ()) -> RawTask {
 }
 
 unsafe fn clone(ptr: *const ()) -> RawWaker {
-    // A dump's trace poll notes where a future keeps the waker.
-    super::trace::waker_cloned();
     raw(ptr).ref_inc();
-    RawWaker::new(ptr, &VTABLE)
+    // A dump's trace poll notes where a future keeps the waker.
+    super::trace::waker_cloned(RawWaker::new(ptr, &VTABLE))
 }
 
 unsafe fn wake_by_val(ptr: *const ()) {
