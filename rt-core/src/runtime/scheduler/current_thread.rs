@@ -56,9 +56,10 @@ pub(crate) struct Core {
     unhandled_panic: bool,
     /// Feeds the busy-time and wake-up counters.
     clock: WorkerClock,
-    /// The driver is parked (or polled) with this core in the context:
-    /// work scheduled meanwhile is reported to it (`Unpark::note_work`).
-    in_driver: bool,
+    /// Set while the driver parks (or polls) with this core in the
+    /// context: the first task scheduled meanwhile reports it to the driver
+    /// (`Unpark::note_work`) and clears it, since once is enough.
+    report_work: bool,
 }
 
 /// The driving thread's context.
@@ -78,7 +79,7 @@ impl Handle {
             driver: Some(driver),
             unhandled_panic: false,
             clock: WorkerClock::start(),
-            in_driver: false,
+            report_work: false,
         });
         let metrics = WorkerMetrics::new(common.config.poll_histogram);
         Arc::new(Handle {
@@ -211,7 +212,8 @@ impl Schedule for Arc<Handle> {
                 match core.as_mut() {
                     Some(core) => {
                         core.tasks.push_back(task);
-                        if core.in_driver {
+                        if core.report_work {
+                            core.report_work = false;
                             self.common.unpark.note_work();
                         }
                     }
@@ -280,9 +282,10 @@ impl Wake for Handle {
         // wasted there (it was one per request/reply round trip).
         let on_driving_thread = context::with_scheduler(|cx| match cx {
             Some(super::Context::CurrentThread(cx)) if Arc::ptr_eq(&cx.handle, self) => {
-                match cx.core.borrow().as_ref() {
+                match cx.core.borrow_mut().as_mut() {
                     Some(core) => {
-                        if core.in_driver {
+                        if core.report_work {
+                            core.report_work = false;
                             self.common.unpark.note_work();
                         }
                         true
@@ -472,9 +475,9 @@ impl CoreGuard {
         }
         // The driver may fire wakers that schedule tasks: keep the core in
         // the context meanwhile.
-        core.in_driver = true;
+        core.report_work = true;
         let (mut core, ()) = self.with_core(core, || driver.park(timeout));
-        core.in_driver = false;
+        core.report_work = false;
         core.driver = Some(driver);
         if hooks {
             metrics.after_unpark(&mut core.clock);
