@@ -388,12 +388,32 @@ impl Handle {
     /// those of the next tick whose exact deadline has passed (as
     /// [`process_early`](Self::process_early)), reading the clock once
     /// for both.
-    pub(crate) fn process_after_park(&self, early: bool) {
+    ///
+    /// `next` is what [`begin_park`](Self::begin_park) found; unless a
+    /// timer was `registered` since, no shard publishes an earlier tick, so
+    /// when `next` is neither due nor the next tick the shards are not
+    /// scanned at all (a park woken by I/O with no timer near).
+    pub(crate) fn process_after_park(&self, early: bool, next: Option<u64>, registered: bool) {
         let now_exact = self.exact_now();
         let now = (now_exact / NANOS_PER_TICK).min(MAX_TICK);
+        let near = |tick: u64| tick <= now.saturating_add(1);
+        if !registered && !next.is_some_and(near) {
+            self.note_processed(now);
+            return;
+        }
         self.process_at(now);
         if early {
             self.process_early_at(now_exact);
+        }
+    }
+
+    /// Records that the driver's turns reached `now`: a registration for
+    /// a tick at or before it fires at once.
+    fn note_processed(&self, now: u64) {
+        // `advance` processes too, from any thread; the load first keeps
+        // the RMW to once per tick.
+        if now > self.processed.load(SeqCst) {
+            self.processed.fetch_max(now, SeqCst);
         }
     }
 
@@ -408,11 +428,7 @@ impl Handle {
     /// another thread at once and reset its sleep, which takes the lock.
     /// Shards whose published tick is after `now` are skipped unlocked.
     pub(crate) fn process_at(&self, now: u64) {
-        // `advance` calls this too, from any thread; the load first keeps
-        // the RMW to once per tick.
-        if now > self.processed.load(SeqCst) {
-            self.processed.fetch_max(now, SeqCst);
-        }
+        self.note_processed(now);
         // Made only once a shard is due: most parks find none, and the
         // batch's slots cost more to set up and drop than the scan.
         let mut batch = None;

@@ -146,11 +146,11 @@ fn layer(
 
 impl Driver for TimeDriver {
     fn park(&mut self, timeout: Option<Duration>) {
-        let handle = self.handle.clone();
-        let next = handle.begin_park();
-        if handle.clock().is_paused() {
+        let next = self.handle.begin_park();
+        if self.handle.clock().is_paused() {
             self.park_paused(next, timeout);
         } else {
+            let handle = &self.handle;
             let may_block = timeout != Some(Duration::ZERO);
             let until_next = next.map(|tick| {
                 // A park that may block wakes at the earliest exact deadline
@@ -175,15 +175,20 @@ impl Driver for TimeDriver {
             };
             self.inner.park(wait);
             handle.end_park();
+            // A timer registered during the park found the promise made
+            // above (no timer, or a later tick) and unparked, which sets
+            // `did_wake`; without one, only the ticks published when the
+            // park began can be due.
+            let registered = handle.did_wake.swap(false, SeqCst);
             // After a park that may block (it may have ended at an exact
             // deadline inside a tick), also fire what is due now rather
             // than at the tick's end. Polls skip that, so that busy turns
             // do not scan slots.
-            handle.process_after_park(may_block);
+            handle.process_after_park(may_block, next, registered);
             return;
         }
-        handle.end_park();
-        handle.process();
+        self.handle.end_park();
+        self.handle.process();
     }
 
     fn unparker(&self) -> Arc<dyn Unpark> {
