@@ -1,7 +1,8 @@
 //! The `ReadBuf` receive and peek entry points of the socket types
 //! (`poll_recv`, `poll_recv_from`, `poll_peek`, `poll_peek_from`), the poll
 //! send variants, UDP's `peek`/`try_peek`, and the `BufMut` ones
-//! (`recv_buf`, `recv_buf_from`, their `try_` forms, `try_read_buf`).
+//! (`recv_buf`, `recv_buf_from`, their `try_` forms, `try_read_buf`), and
+//! a stream's `poll_read` into uninitialised memory.
 #![cfg(feature = "net")]
 
 use rt_io::io::{AsyncReadExt, AsyncWriteExt, ReadBuf};
@@ -202,5 +203,37 @@ fn stream_try_read_buf_on_streams_and_halves() {
         b_read.readable().await.unwrap();
         assert_eq!(b_read.try_read_buf(&mut out).unwrap(), 4);
         assert_eq!(&out[..], b"unix");
+    });
+}
+
+/// A stream's `poll_read` fills an uninitialised `ReadBuf` straight from the
+/// kernel: only the bytes read become initialised, nothing is zeroed ahead
+/// of them, and a second read continues after the first.
+#[test]
+fn stream_poll_read_initialises_only_what_it_reads() {
+    use rt_io::io::AsyncRead;
+    use std::pin::Pin;
+    rt_test::io_runtime().block_on(async {
+        let (mut a, mut b) = UnixStream::pair().unwrap();
+        a.write_all(b"hello").await.unwrap();
+        let mut storage = [MaybeUninit::uninit(); 64];
+        let mut buf = ReadBuf::uninit(&mut storage);
+        poll_fn(|cx| Pin::new(&mut b).poll_read(cx, &mut buf))
+            .await
+            .unwrap();
+        assert_eq!(buf.filled(), b"hello");
+        assert_eq!(buf.initialized().len(), 5);
+        a.write_all(b", world").await.unwrap();
+        poll_fn(|cx| Pin::new(&mut b).poll_read(cx, &mut buf))
+            .await
+            .unwrap();
+        assert_eq!(buf.filled(), b"hello, world");
+        assert_eq!(buf.initialized().len(), 12);
+        // End of stream: a read that fills nothing.
+        drop(a);
+        poll_fn(|cx| Pin::new(&mut b).poll_read(cx, &mut buf))
+            .await
+            .unwrap();
+        assert_eq!(buf.filled().len(), 12);
     });
 }

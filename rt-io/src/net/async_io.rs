@@ -7,7 +7,8 @@ use std::io;
 use std::pin::Pin;
 use std::task::{ready, Context, Poll};
 
-/// Reads into the unfilled part of `buf` through `stream`'s hook.
+/// Reads into the unfilled part of `buf` through `stream`'s hook, without
+/// zeroing it first.
 fn poll_read_into(
     stream: &impl PollRead,
     cx: &mut Context<'_>,
@@ -16,7 +17,13 @@ fn poll_read_into(
     if buf.remaining() == 0 {
         return Poll::Ready(Ok(()));
     }
-    let n = ready!(stream.poll_read_bytes(cx, buf.initialize_unfilled()))?;
+    // SAFETY: the hook only lets the kernel write into the slice; it never
+    // writes uninitialised bytes over initialised ones.
+    let unfilled = unsafe { buf.unfilled_mut() };
+    let n = ready!(stream.poll_read_uninit(cx, unfilled))?;
+    // SAFETY: the hook's read initialised the first `n` bytes of the
+    // unfilled part.
+    unsafe { buf.assume_init(n) };
     buf.advance(n);
     Poll::Ready(Ok(()))
 }

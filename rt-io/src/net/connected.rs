@@ -10,6 +10,7 @@ use crate::net::socket_io::{SocketIo, SocketSource};
 use crate::reactor::Interest;
 use std::future::poll_fn;
 use std::io::{self, Read, Write};
+use std::mem::MaybeUninit;
 use std::net::Shutdown;
 use std::task::{Context, Poll};
 
@@ -74,9 +75,9 @@ where
     pub(crate) fn poll_read(
         &self,
         cx: &mut Context<'_>,
-        buf: &mut [u8],
+        buf: &mut [MaybeUninit<u8>],
     ) -> Poll<io::Result<usize>> {
-        self.io.poll_read(cx, buf)
+        self.io.poll_read_uninit(cx, buf)
     }
 
     pub(crate) fn poll_write(&self, cx: &mut Context<'_>, buf: &[u8]) -> Poll<io::Result<usize>> {
@@ -159,11 +160,12 @@ macro_rules! stream_api {
                 split_owned(self)
             }
 
-            /// The hook for `AsyncRead::poll_read`.
+            /// The hook for `AsyncRead::poll_read`: reads into `buf`,
+            /// initialised or not.
             pub(crate) fn poll_read(
                 &self,
                 cx: &mut Context<'_>,
-                buf: &mut [u8],
+                buf: &mut [std::mem::MaybeUninit<u8>],
             ) -> Poll<io::Result<usize>> {
                 self.io.poll_read(cx, buf)
             }
@@ -198,10 +200,10 @@ macro_rules! stream_api {
         }
 
         impl crate::net::stream_io::PollRead for $stream {
-            fn poll_read_bytes(
+            fn poll_read_uninit(
                 &self,
                 cx: &mut Context<'_>,
-                buf: &mut [u8],
+                buf: &mut [std::mem::MaybeUninit<u8>],
             ) -> Poll<io::Result<usize>> {
                 self.poll_read(cx, buf)
             }

@@ -178,10 +178,10 @@ macro_rules! read_half_api {
         $crate::net::halves::half_common!($half, $stream, $addr, |$h| $get);
 
         impl $crate::net::stream_io::PollRead for $half {
-            fn poll_read_bytes(
+            fn poll_read_uninit(
                 &self,
                 cx: &mut std::task::Context<'_>,
-                buf: &mut [u8],
+                buf: &mut [std::mem::MaybeUninit<u8>],
             ) -> std::task::Poll<std::io::Result<usize>> {
                 let $h = self;
                 $get.poll_read(cx, buf)

@@ -5,12 +5,18 @@
 //! (`rt_io::io::{AsyncReadExt, AsyncWriteExt}`); these hooks are private.
 
 use std::io;
+use std::mem::MaybeUninit;
 use std::task::{Context, Poll};
 
 /// A stream side that can be read by polling.
 pub trait PollRead {
-    /// Reads into `buf` once the stream is readable.
-    fn poll_read_bytes(&self, cx: &mut Context<'_>, buf: &mut [u8]) -> Poll<io::Result<usize>>;
+    /// Reads into `buf`, initialised or not, once the stream is readable;
+    /// the bytes read are initialised afterwards, the rest untouched.
+    fn poll_read_uninit(
+        &self,
+        cx: &mut Context<'_>,
+        buf: &mut [MaybeUninit<u8>],
+    ) -> Poll<io::Result<usize>>;
 }
 
 /// A stream side that can be written by polling.

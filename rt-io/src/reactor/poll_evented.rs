@@ -4,8 +4,10 @@
 use super::ready::Interest;
 use super::registration::Registration;
 use super::scheduled_io::Direction;
-use std::io::{self, Read, Write};
+use std::io::{self, Write};
+use std::mem::MaybeUninit;
 use std::ops::Deref;
+use std::os::fd::{AsRawFd, RawFd};
 use std::task::{Context, Poll};
 
 /// A mio source registered with the current runtime's reactor. Dropping it
@@ -47,19 +49,8 @@ impl<E: mio::event::Source> PollEvented<E> {
 
 impl<E: mio::event::Source> PollEvented<E>
 where
-    for<'a> &'a E: Read + Write,
+    for<'a> &'a E: Write,
 {
-    /// Reads into `buf` once readable.
-    pub(crate) fn poll_read(
-        &self,
-        cx: &mut Context<'_>,
-        buf: &mut [u8],
-    ) -> Poll<io::Result<usize>> {
-        let io = self.io.as_ref().expect("source present until drop");
-        let len = buf.len();
-        self.registration.poll_read_io(cx, len, || (&*io).read(buf))
-    }
-
     /// Writes from `buf` once writable.
     pub(crate) fn poll_write(&self, cx: &mut Context<'_>, buf: &[u8]) -> Poll<io::Result<usize>> {
         let io = self.io.as_ref().expect("source present until drop");
@@ -96,4 +87,34 @@ impl<E: mio::event::Source> Drop for PollEvented<E> {
             drop(io);
         }
     }
+}
+
+impl<E: mio::event::Source + AsRawFd> PollEvented<E> {
+    /// Reads into `buf`, initialised or not, once readable. The kernel
+    /// writes straight into it: a reader that hands over uninitialised
+    /// memory (hyper's and tokio-util's 8 KiB read buffers) does not pay
+    /// for zeroing it first on every read.
+    pub(crate) fn poll_read_uninit(
+        &self,
+        cx: &mut Context<'_>,
+        buf: &mut [MaybeUninit<u8>],
+    ) -> Poll<io::Result<usize>> {
+        let fd = self
+            .io
+            .as_ref()
+            .expect("source present until drop")
+            .as_raw_fd();
+        let len = buf.len();
+        self.registration
+            .poll_read_io(cx, len, || read_uninit(fd, &mut *buf))
+    }
+}
+
+/// One `read(2)` of `fd` into `buf`, which need not be initialised.
+fn read_uninit(fd: RawFd, buf: &mut [MaybeUninit<u8>]) -> io::Result<usize> {
+    // SAFETY: `buf` is valid for writes of `buf.len()` bytes, and `read`
+    // writes at most that many; `fd` belongs to a source the caller
+    // borrows, so it stays open for the call.
+    let n = unsafe { libc::read(fd, buf.as_mut_ptr().cast(), buf.len()) };
+    usize::try_from(n).map_err(|_| io::Error::last_os_error())
 }
