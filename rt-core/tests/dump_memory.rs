@@ -73,7 +73,7 @@ unsafe impl GlobalAlloc for Counting {
 static ALLOCATOR: Counting = Counting;
 
 /// What a dump may keep: the bounded cache of resolved addresses (under
-/// 80 KiB) and the symbolizer's list of loaded objects, with slack.
+/// 64 KiB) and the symbolizer's list of loaded objects, with slack.
 const KEPT_BOUND: isize = 256 * 1024;
 
 const TASKS: usize = 100;

@@ -9,7 +9,10 @@
 //! dump. Loading the debug info is most of a dump's time; so that a later
 //! dump of the same stacks need not load it again, each thread keeps a
 //! small cache of the addresses it resolved, bounded (see
-//! [`MAX_CACHED_ADDRESSES`] and [`MAX_CACHED_BYTES`]).
+//! [`MAX_CACHED_ADDRESSES`] and [`MAX_CACHED_BYTES`]: under 64 KiB). It is
+//! keyed by the bare address, as the dump's stacks are: code unloaded and
+//! other code loaded at the same address (`dlclose`) would be named after
+//! the old code until the cache is refilled.
 
 use super::{is_harness, Frame};
 use std::cell::RefCell;
@@ -21,8 +24,9 @@ use std::sync::Arc;
 /// Most return addresses the per-thread cache keeps.
 pub(super) const MAX_CACHED_ADDRESSES: usize = 256;
 
-/// Most bytes of names and file paths the per-thread cache keeps; with its
-/// entries and table it stays under 80 KiB.
+/// Most bytes the per-thread cache's entries take (frames, names and file
+/// paths); with its hash table (at most 512 slots of 24 bytes) the cache
+/// stays under 64 KiB.
 pub(super) const MAX_CACHED_BYTES: usize = 48 * 1024;
 
 /// Resolved return addresses, kept across the dumps of one thread.
@@ -30,13 +34,13 @@ pub(super) const MAX_CACHED_BYTES: usize = 48 * 1024;
 struct Cache {
     /// Address to its frames, innermost (inlined) first.
     frames: HashMap<usize, Arc<[Frame]>>,
-    /// Bytes of names and paths in `frames`.
+    /// Bytes the entries of `frames` take (see `entry_bytes`).
     bytes: usize,
 }
 
 impl Cache {
     fn insert(&mut self, address: usize, frames: Arc<[Frame]>) {
-        let bytes: usize = frames.iter().map(text_bytes).sum();
+        let bytes = entry_bytes(&frames);
         if bytes > MAX_CACHED_BYTES {
             return;
         }
@@ -50,8 +54,16 @@ impl Cache {
     }
 }
 
-fn text_bytes(frame: &Frame) -> usize {
-    frame.name.len() + frame.location.as_ref().map_or(0, |(file, _)| file.len())
+/// The heap an entry takes: its `Arc`'s counts, frames and strings.
+fn entry_bytes(frames: &[Frame]) -> usize {
+    let text = |frame: &Frame| {
+        frame.name.len() + frame.location.as_ref().map_or(0, |(file, _)| file.len())
+    };
+    2 * std::mem::size_of::<usize>()
+        + frames
+            .iter()
+            .map(|frame| std::mem::size_of::<Frame>() + text(frame))
+            .sum::<usize>()
 }
 
 crate::loom::thread_local! {
@@ -92,7 +104,12 @@ impl Symbols {
     }
 
     fn resolve(&mut self, address: usize) -> Arc<[Frame]> {
-        let cached = CACHE.with(|cache| cache.borrow().frames.get(&address).cloned());
+        // A dump taken while this thread's locals are torn down goes
+        // without the cache.
+        let cached = CACHE
+            .try_with(|cache| cache.borrow().frames.get(&address).cloned())
+            .ok()
+            .flatten();
         if let Some(frames) = cached {
             return frames;
         }
@@ -117,7 +134,7 @@ impl Symbols {
             });
         }
         let frames: Arc<[Frame]> = frames.into();
-        CACHE.with(|cache| cache.borrow_mut().insert(address, frames.clone()));
+        let _ = CACHE.try_with(|cache| cache.borrow_mut().insert(address, frames.clone()));
         frames
     }
 
@@ -143,6 +160,30 @@ impl Drop for Symbols {
     fn drop(&mut self) {
         if self.loaded {
             backtrace::clear_symbol_cache();
+        }
+    }
+}
+
+#[cfg(all(test, not(loom)))]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_cache_stays_within_its_bounds() {
+        let mut cache = Cache::default();
+        for address in 0..4 * MAX_CACHED_ADDRESSES {
+            let frames: Arc<[Frame]> = vec![
+                Frame {
+                    name: "app::a_rather_long_async_fn_name::{{closure}}".repeat(address % 4 + 1),
+                    location: Some(("/home/user/src/app/src/main.rs".to_string(), 7)),
+                };
+                address % 3 + 1
+            ]
+            .into();
+            cache.insert(address, frames);
+            assert!(cache.frames.len() <= MAX_CACHED_ADDRESSES);
+            assert!(cache.bytes <= MAX_CACHED_BYTES);
+            assert!(cache.frames.contains_key(&address));
         }
     }
 }
