@@ -29,6 +29,8 @@ pub(crate) struct Collector {
     /// Where the unwinding of a captured stack may stop: the address of a
     /// local of the dump's frame, above which no frame of the task is.
     stack_limit: usize,
+    /// The capture being looked up: a stack seen before allocates nothing.
+    scratch: Vec<usize>,
 }
 
 impl Collector {
@@ -46,10 +48,11 @@ impl Collector {
         if current.len() >= MAX_LEAVES_PER_TASK {
             return;
         }
-        let key = capture(self.stack_limit);
-        let index = match self.by_address.get(&key) {
+        capture(self.stack_limit, &mut self.scratch);
+        let index = match self.by_address.get(self.scratch.as_slice()) {
             Some(&index) => index,
             None => {
+                let key: Arc<[usize]> = self.scratch.as_slice().into();
                 self.stacks.push(key.clone());
                 self.by_address.insert(key, self.stacks.len() - 1);
                 self.stacks.len() - 1
@@ -87,19 +90,19 @@ impl Collector {
     }
 }
 
-/// The return addresses of the stack above this call, innermost first,
-/// down to `limit` (0: no limit). Loom runs its threads on stacks of its
-/// own, which are not unwound.
+/// Puts the return addresses of the stack above this call into
+/// `addresses`, innermost first, down to `limit` (0: no limit). Loom runs
+/// its threads on stacks of its own, which are not unwound.
 #[inline(never)]
-fn capture(limit: usize) -> Arc<[usize]> {
+fn capture(limit: usize, addresses: &mut Vec<usize>) {
+    addresses.clear();
     if cfg!(loom) {
-        return Arc::new([]);
+        return;
     }
     // Frames whose CFA is at or below a local of this one are the
     // unwinder's own, called from here: not worth resolving.
     let marker = 0u8;
     let here = std::hint::black_box(&marker) as *const u8 as usize;
-    let mut addresses = Vec::with_capacity(32);
     backtrace::trace(|frame| {
         // The CFA where the unwinder knows it (0 where it does not).
         let cfa = frame.sp() as usize;
@@ -111,5 +114,4 @@ fn capture(limit: usize) -> Arc<[usize]> {
         // dump's or its caller's, the same for every task of the dump.
         addresses.len() < MAX_FRAMES && !(limit != 0 && cfa > limit)
     });
-    addresses.into()
 }
