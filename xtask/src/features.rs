@@ -6,7 +6,8 @@
 //! * Dependency trees. rt-sync and rt-time are runtime-agnostic and rt-codec
 //!   without `net` frames any byte stream: with their default features none
 //!   of them may pull in the reactor (mio, socket2), the work-stealing
-//!   queue (crossbeam-deque) or rt-core's schedulers (its `rt` feature).
+//!   queue (crossbeam-deque), rt-core's schedulers (its `rt` feature) or
+//!   the task dumps' symbolizer (backtrace, behind the same feature).
 //!   `cargo tree` shows what a user of the crate alone gets, features
 //!   included, without building anything.
 //! * Builds. Every library crate with `--no-default-features` and with its
@@ -36,6 +37,10 @@ const FORBIDDEN: &[(&str, &str)] = &[
     (
         "crossbeam-deque",
         "the work-stealing queue belongs behind rt-core's `rt-multi-thread` feature",
+    ),
+    (
+        "backtrace",
+        "the task dumps' unwinder and symbolizer belong behind rt-core's `rt` feature",
     ),
 ];
 

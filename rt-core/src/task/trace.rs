@@ -17,31 +17,46 @@
 //! none either: a task waiting there woke itself, so a dump does not trace
 //! it.
 //!
-//! Stacks are captured with [`std::backtrace::Backtrace`] (stable Rust, no
-//! dependency). Resolving symbols is the slow part, so where the platform
-//! unwinder (`_Unwind_Backtrace`, which std links already) can be asked for
-//! the bare return addresses, each capture is keyed by them, unwound only
-//! down to the dump's own frame: a stack is captured and resolved once per
-//! dump. Ten thousand tasks parked at the same await cost one resolution.
-//!
-//! Nothing of ours outlives a dump. std's symbolizer does keep what it
-//! loads on the process's first resolution, for the life of the process,
-//! with no way to free it: the debug info it parses (in release, about 35
-//! MB of heap for a small binary) and its mappings of the binary's debug
-//! sections (about 10 MB of file-backed pages, which the kernel may
-//! reclaim). A later dump adds nothing to either.
+//! A capture is only the bare return addresses of the stack (the
+//! `backtrace` crate's unwinder), unwound only down to the dump's own frame,
+//! and keyed by them: ten thousand tasks parked at the same await are one
+//! stack. When the dump has polled every idle task, each distinct address
+//! is resolved once (`symbols.rs`), and the symbolizer's cache of parsed
+//! debug info is freed: nothing of the dump's outlives it but a small,
+//! bounded cache of resolved addresses per dumping thread, which spares a
+//! later dump of the same stacks from loading the debug info again. std's
+//! own `Backtrace` is not used because its symbolizer keeps the debug info
+//! it parses (about 35 MB of heap in release) for the life of the process,
+//! with no way to free it.
 
 // Without the `rt` feature no dump exists to set a collector: only the
 // hook and the public types are used then.
 #![cfg_attr(not(feature = "rt"), allow(dead_code))]
 
-use std::backtrace::Backtrace;
 use std::cell::Cell;
-use std::collections::HashMap;
 use std::fmt;
 use std::ptr;
 use std::sync::Arc;
 use std::task::Poll;
+
+#[cfg(feature = "rt")]
+mod collector;
+#[cfg(feature = "rt")]
+mod symbols;
+
+#[cfg(feature = "rt")]
+pub(crate) use collector::Collector;
+
+/// Without the `rt` feature no dump exists, so no collector does either.
+#[cfg(not(feature = "rt"))]
+pub(crate) enum Collector {}
+
+#[cfg(not(feature = "rt"))]
+impl Collector {
+    fn record(&mut self, _from_waker: bool) {
+        match *self {}
+    }
+}
 
 crate::loom::thread_local! {
     /// The dump's collector while this thread trace-polls a task.
@@ -215,97 +230,6 @@ pub(super) fn claimed_for_trace(state: &super::state::State) -> bool {
     CLAIMED.with(|c| c.get() == state)
 }
 
-/// The stack above this call. Loom runs its threads on stacks of its own,
-/// which are not unwound.
-fn capture() -> Backtrace {
-    if cfg!(loom) {
-        Backtrace::disabled()
-    } else {
-        Backtrace::force_capture()
-    }
-}
-
-/// Most leaves one trace poll records (a `join!` of many resources).
-const MAX_LEAVES_PER_TASK: usize = 16;
-
-/// Gathers the stacks of one dump, capturing and resolving each distinct
-/// stack once. Everything it holds goes with it when the dump ends: no
-/// cache of ours outlives a dump (std's symbolizer keeps its own, see the
-/// module doc).
-#[derive(Default)]
-pub(crate) struct Collector {
-    /// Return addresses of a stack to its index in `stacks`.
-    by_address: HashMap<Box<[usize]>, usize>,
-    /// Each distinct stack of this dump, resolved in `finish`.
-    stacks: Vec<Backtrace>,
-    /// Indices into `stacks` recorded by the current trace poll at rt
-    /// resources.
-    current: Vec<usize>,
-    /// As `current`, where the current trace poll cloned the task's waker.
-    current_wakers: Vec<usize>,
-    /// Where the unwinding of a captured stack may stop: the address of a
-    /// local of the dump's frame, above which no frame of the task is.
-    stack_limit: usize,
-}
-
-impl Collector {
-    /// Sets where unwinding stops (see `stack_limit`).
-    pub(crate) fn set_stack_limit(&mut self, limit: usize) {
-        self.stack_limit = limit;
-    }
-
-    fn record(&mut self, from_waker: bool) {
-        let current = if from_waker {
-            &self.current_wakers
-        } else {
-            &self.current
-        };
-        if current.len() >= MAX_LEAVES_PER_TASK {
-            return;
-        }
-        let index = match unwind::addresses(self.stack_limit) {
-            Some(key) => match self.by_address.get(&key) {
-                Some(&index) => index,
-                None => {
-                    self.stacks.push(capture());
-                    self.by_address.insert(key, self.stacks.len() - 1);
-                    self.stacks.len() - 1
-                }
-            },
-            None => {
-                self.stacks.push(capture());
-                self.stacks.len() - 1
-            }
-        };
-        if from_waker {
-            self.current_wakers.push(index);
-        } else {
-            self.current.push(index);
-        }
-    }
-
-    /// The stacks recorded since the last call (by one trace poll).
-    /// The chains end at the rt resources reached, or, when none was, at
-    /// the futures that kept the task's waker.
-    pub(crate) fn take_current(&mut self) -> Vec<usize> {
-        let wakers = std::mem::take(&mut self.current_wakers);
-        let leaves = std::mem::take(&mut self.current);
-        if leaves.is_empty() {
-            wakers
-        } else {
-            leaves
-        }
-    }
-
-    /// Resolves every distinct stack into its chain of awaits.
-    pub(crate) fn finish(self) -> Vec<Arc<[Frame]>> {
-        self.stacks
-            .into_iter()
-            .map(|backtrace| chain_of_awaits(&backtrace.to_string()).into())
-            .collect()
-    }
-}
-
 /// One await in a [`Trace`]: the async fn, closure or future type polled
 /// there, and where, when debug info says.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -389,31 +313,10 @@ impl fmt::Display for Trace {
     }
 }
 
-/// Picks the chain of awaits out of a captured stack, as printed by
-/// `Backtrace`'s `Display`: the frames between the leaf hook and the task
-/// harness (whose frames, inlined or not, debug info names), without the
-/// plumbing (`Pin`, `Box`, `poll_fn`, the task
-/// harness, unwinding guards).
-fn chain_of_awaits(printed: &str) -> Vec<Frame> {
-    let mut frames: Vec<Frame> = Vec::new();
-    let mut lines = printed.lines().peekable();
-    while let Some(line) = lines.next() {
-        let Some((_, name)) = line.trim_start().split_once(": ") else {
-            continue;
-        };
-        let mut location = None;
-        if let Some(at) = lines
-            .peek()
-            .and_then(|l| l.trim_start().strip_prefix("at "))
-        {
-            location = parse_location(at);
-            lines.next();
-        }
-        frames.push(Frame {
-            name: strip_hash(name).to_string(),
-            location,
-        });
-    }
+/// Picks the chain of awaits out of a resolved stack (innermost first):
+/// the frames between the leaf hook and the task harness, without the
+/// plumbing (`Pin`, `Box`, `poll_fn`, the task harness, unwinding guards).
+fn chain_of_awaits(mut frames: Vec<Frame>) -> Vec<Frame> {
     let start = frames
         .iter()
         .rposition(|f| f.name.contains("task::trace::record") || f.name.contains("trace_leaf"))
@@ -430,14 +333,6 @@ fn chain_of_awaits(printed: &str) -> Vec<Frame> {
             f
         })
         .collect()
-}
-
-fn parse_location(at: &str) -> Option<(String, u32)> {
-    // `file:line:column`
-    let (rest, _column) = at.rsplit_once(':')?;
-    let (file, line) = rest.rsplit_once(':')?;
-    let file = file.strip_prefix("./").unwrap_or(file);
-    Some((file.to_string(), line.parse().ok()?))
 }
 
 /// `path::f::h0123456789abcdef` -> `path::f`.
@@ -492,90 +387,38 @@ fn is_plumbing(name: &str) -> bool {
     PREFIXES.iter().any(|p| name.starts_with(p))
 }
 
-/// The bare return addresses of the current stack, to key captures by.
-#[cfg(all(unix, not(any(loom, miri, target_arch = "arm"))))]
-mod unwind {
-    use std::ffi::{c_int, c_void};
-
-    #[repr(C)]
-    struct UnwindContext {
-        _private: [u8; 0],
-    }
-
-    type Callback = extern "C" fn(*mut UnwindContext, *mut c_void) -> c_int;
-
-    extern "C" {
-        // The platform unwinder's API, which std's own unwinding links in.
-        fn _Unwind_Backtrace(trace: Callback, arg: *mut c_void) -> c_int;
-        fn _Unwind_GetIP(context: *mut UnwindContext) -> usize;
-        fn _Unwind_GetCFA(context: *mut UnwindContext) -> usize;
-    }
-
-    /// What the walk collects, and where it stops.
-    struct Walk {
-        addresses: Vec<usize>,
-        limit: usize,
-    }
-
-    const MAX_FRAMES: usize = 256;
-    const CONTINUE: c_int = 0;
-    const STOP: c_int = 4;
-
-    extern "C" fn push(context: *mut UnwindContext, arg: *mut c_void) -> c_int {
-        // SAFETY: `arg` is the `Walk` passed by `addresses` below, alive
-        // and not otherwise borrowed during the walk.
-        let walk = unsafe { &mut *arg.cast::<Walk>() };
-        // SAFETY: the unwinder passes a valid context to its callback.
-        let (ip, cfa) = unsafe { (_Unwind_GetIP(context), _Unwind_GetCFA(context)) };
-        walk.addresses.push(ip);
-        // The stack grows down: a frame whose CFA is above the limit is the
-        // dump's or its caller's, the same for every task of the dump.
-        if walk.addresses.len() >= MAX_FRAMES || (walk.limit != 0 && cfa > walk.limit) {
-            STOP
-        } else {
-            CONTINUE
-        }
-    }
-
-    /// The return addresses of the stack above `limit` (0: no limit).
-    pub(super) fn addresses(limit: usize) -> Option<Box<[usize]>> {
-        let mut walk = Walk {
-            addresses: Vec::with_capacity(32),
-            limit,
-        };
-        // SAFETY: `push` matches the callback signature and only touches
-        // `walk` through the pointer, for the duration of this call.
-        unsafe { _Unwind_Backtrace(push, (&mut walk as *mut Walk).cast()) };
-        (!walk.addresses.is_empty()).then(|| walk.addresses.into_boxed_slice())
-    }
-}
-
-/// Without a known unwinder API, every capture is resolved on its own.
-#[cfg(not(all(unix, not(any(loom, miri, target_arch = "arm")))))]
-mod unwind {
-    pub(super) fn addresses(_limit: usize) -> Option<Box<[usize]>> {
-        None
-    }
-}
-
 #[cfg(all(test, not(loom)))]
 mod tests {
     use super::*;
 
+    fn frame(name: &str, location: Option<(&str, u32)>) -> Frame {
+        Frame {
+            name: name.to_string(),
+            location: location.map(|(file, line)| (file.to_string(), line)),
+        }
+    }
+
     #[test]
-    fn parses_a_printed_stack() {
-        let printed = "   0: rt_core::task::trace::record
-             at ./rt-core/src/task/trace.rs:60:5
-   1: <rt_sync::mutex::Acquire as core::future::future::Future>::poll
-             at ./rt-sync/src/mutex.rs:100:9
-   2: <core::pin::Pin<P> as core::future::future::Future>::poll
-             at /rustc/x/library/core/src/future/future.rs:133:9
-   3: app::inner::{{closure}}::h0123456789abcdef
-             at ./src/main.rs:7:20
-   4: rt_core::task::core::Core<F,S>::poll
-   5: main
-";
-        let chain = chain_of_awaits(printed);
+    fn picks_the_chain_of_awaits_out_of_a_stack() {
+        let stack = vec![
+            frame("rt_core::task::trace::collector::capture", None),
+            frame(
+                "rt_core::task::trace::record",
+                Some(("rt-core/src/task/trace.rs", 60)),
+            ),
+            frame(
+                "<rt_sync::mutex::Acquire as core::future::future::Future>::poll",
+                Some(("rt-sync/src/mutex.rs", 100)),
+            ),
+            frame(
+                "<core::pin::Pin<P> as core::future::future::Future>::poll",
+                Some(("/rustc/x/library/core/src/future/future.rs", 133)),
+            ),
+            frame("app::inner::{{closure}}", Some(("src/main.rs", 7))),
+            frame("rt_core::task::core::Core<F,S>::poll", None),
+            frame("main", None),
+        ];
+        let chain = chain_of_awaits(stack);
         let names: Vec<_> = chain.iter().map(|f| f.to_string()).collect();
         assert_eq!(
             names,
@@ -584,6 +427,12 @@ mod tests {
                 "app::inner::{{closure}} at src/main.rs:7"
             ]
         );
+    }
+
+    #[test]
+    fn strips_the_hash_suffix() {
+        assert_eq!(strip_hash("app::inner::h0123456789abcdef"), "app::inner");
+        assert_eq!(strip_hash("app::h"), "app::h");
     }
 
     #[test]
