@@ -54,6 +54,8 @@ pub fn block_on<F: Future>(future: F) -> F::Output {
 /// (`None`: unconstrained); for the runtime's own `block_on`, which has
 /// entered the runtime itself.
 pub(crate) fn block_on_with_budget<F: Future>(future: F, budget: Option<u32>) -> F::Output {
+    // Reborrowed by the cached path, which loom builds leave out.
+    #[cfg_attr(loom, allow(unused_mut))]
     let mut future = pin!(future);
     #[cfg(not(loom))]
     {
