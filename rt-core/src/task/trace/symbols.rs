@@ -160,9 +160,26 @@ impl Drop for Symbols {
     fn drop(&mut self) {
         if self.loaded {
             backtrace::clear_symbol_cache();
+            release_freed_memory();
         }
     }
 }
+
+/// Hands the memory the symbolizer just freed back to the OS: glibc's
+/// allocator keeps freed pages of its main heap otherwise, and the debug
+/// info is tens of MB.
+#[cfg(all(target_os = "linux", target_env = "gnu"))]
+fn release_freed_memory() {
+    // SAFETY: `malloc_trim` only returns free memory at the top of glibc's
+    // heaps to the OS; it touches no allocation in use.
+    unsafe {
+        libc::malloc_trim(0);
+    }
+}
+
+/// Elsewhere the allocator keeps what it keeps.
+#[cfg(not(all(target_os = "linux", target_env = "gnu")))]
+fn release_freed_memory() {}
 
 #[cfg(all(test, not(loom)))]
 mod tests {
