@@ -2,6 +2,7 @@
 //!
 //! ```text
 //! runtime [--smoke] [--filter NAME] [--samples N] [--out DIR] [--instructions]
+//!         [--workers N,N,...]
 //! ```
 //!
 //! `--callgrind-child CASE` is the harness talking to itself: the
@@ -11,6 +12,7 @@
 //! `cargo bench` appends `--bench` to the arguments of a benchmark without
 //! the libtest harness; it is accepted and ignored.
 
+use crate::workload::Flavor;
 use std::fmt;
 use std::path::PathBuf;
 
@@ -21,6 +23,9 @@ pub const DEFAULT_SAMPLES: usize = 40;
 
 /// Most samples accepted, so that a typo cannot start an endless run.
 const MAX_SAMPLES: usize = 10_000;
+
+/// Most workers `--workers` accepts for one case.
+const MAX_WORKERS: usize = 1024;
 
 /// What the command line asked for.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -44,6 +49,10 @@ pub struct Options {
     /// Run only this case (`name/flavor`, exactly), once, without warm-up
     /// or report: the child process of the instruction mode.
     pub callgrind_child: Option<String>,
+    /// `--workers`: the multi-thread worker counts to run instead of each
+    /// workload's own flavors (a scaling run); current-thread cases are
+    /// left out then.
+    pub workers: Option<Vec<usize>>,
 }
 
 /// One of the two runtimes under comparison.
@@ -67,7 +76,10 @@ usage: runtime [--smoke] [--filter NAME] [--samples N] [--out DIR] [--runtime rt
   --runtime R      run only rt or only tokio (for profiling); no ratios
   --instructions   also run each current-thread and 1-worker case once per
                    runtime under valgrind's callgrind and report instruction
-                   counts of the measured region beside the times";
+                   counts of the measured region beside the times
+  --workers LIST   run every workload on the multi-thread scheduler with each
+                   of these worker counts (comma-separated, for example
+                   4,8,16) instead of its own flavors";
 
 /// A command line the harness cannot run.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -78,6 +90,8 @@ pub enum OptionsError {
     BadSamples(String),
     /// `--runtime` named neither `rt` nor `tokio`.
     BadRuntime(String),
+    /// `--workers` was not a comma-separated list of counts in range.
+    BadWorkers(String),
     /// An argument the harness does not know.
     Unknown(String),
 }
@@ -93,6 +107,10 @@ impl fmt::Display for OptionsError {
             OptionsError::BadRuntime(v) => {
                 write!(f, "--runtime takes `rt` or `tokio`, not {v:?}")
             }
+            OptionsError::BadWorkers(v) => write!(
+                f,
+                "--workers takes worker counts from 1 to {MAX_WORKERS} separated by commas, not {v:?}"
+            ),
             OptionsError::Unknown(arg) => write!(f, "unknown argument {arg:?}"),
         }
     }
@@ -116,6 +134,7 @@ impl Options {
             help: false,
             instructions: false,
             callgrind_child: None,
+            workers: None,
         };
         let mut args = args.into_iter();
         while let Some(arg) = args.next() {
@@ -153,10 +172,28 @@ impl Options {
                         _ => return Err(OptionsError::BadRuntime(value)),
                     });
                 }
+                "--workers" => {
+                    let value = args.next().ok_or(OptionsError::MissingValue("--workers"))?;
+                    let counts: Option<Vec<usize>> = value
+                        .split(',')
+                        .map(|part| part.trim().parse::<usize>().ok())
+                        .map(|n| n.filter(|n| (1..=MAX_WORKERS).contains(n)))
+                        .collect();
+                    options.workers = Some(counts.ok_or(OptionsError::BadWorkers(value))?);
+                }
                 _ => return Err(OptionsError::Unknown(arg)),
             }
         }
         Ok(options)
+    }
+
+    /// The flavors to run a workload declared with `declared` on: its own,
+    /// or with `--workers` the multi-thread scheduler at each listed count.
+    pub fn flavors(&self, declared: &[Flavor]) -> Vec<Flavor> {
+        match &self.workers {
+            None => declared.to_vec(),
+            Some(counts) => counts.iter().map(|&n| Flavor::MultiThread(n)).collect(),
+        }
     }
 
     /// Whether the case `name` on `flavor` passes `--filter` (any of its
@@ -205,6 +242,27 @@ mod tests {
             parse(&["--callgrind-child"]),
             Err(OptionsError::MissingValue("--callgrind-child"))
         );
+    }
+
+    #[test]
+    fn workers_replace_the_declared_flavors() {
+        let declared = [Flavor::CurrentThread, Flavor::MultiThread(2)];
+        assert_eq!(parse(&[]).unwrap().flavors(&declared), declared.to_vec());
+        let o = parse(&["--workers", "4,8,16"]).unwrap();
+        assert_eq!(
+            o.flavors(&declared),
+            vec![
+                Flavor::MultiThread(4),
+                Flavor::MultiThread(8),
+                Flavor::MultiThread(16)
+            ]
+        );
+        for bad in ["", "0", "4,x", "4,,8", "5000"] {
+            assert_eq!(
+                parse(&["--workers", bad]),
+                Err(OptionsError::BadWorkers(bad.to_string()))
+            );
+        }
     }
 
     #[test]

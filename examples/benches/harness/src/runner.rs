@@ -78,7 +78,7 @@ pub fn run(
 ) -> io::Result<Vec<CaseResult>> {
     let cases: Vec<(&Workload, Flavor)> = workloads
         .iter()
-        .flat_map(|w| w.flavors.iter().map(move |f| (w, *f)))
+        .flat_map(|w| options.flavors(w.flavors).into_iter().map(move |f| (w, f)))
         .filter(|(w, f)| options.selects(w.name, f))
         .collect();
     let counting = options.instructions && options.callgrind_child.is_none();
