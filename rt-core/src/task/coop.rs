@@ -128,6 +128,7 @@ impl RestoreOnPending {
 }
 
 impl Drop for RestoreOnPending {
+    #[inline]
     fn drop(&mut self) {
         if let Some(previous) = self.0.get() {
             BUDGET.with(|b| {

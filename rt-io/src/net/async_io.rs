@@ -9,6 +9,7 @@ use std::task::{ready, Context, Poll};
 
 /// Reads into the unfilled part of `buf` through `stream`'s hook, without
 /// zeroing it first.
+#[inline]
 fn poll_read_into(
     stream: &impl PollRead,
     cx: &mut Context<'_>,

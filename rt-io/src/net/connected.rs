@@ -72,6 +72,7 @@ where
         self.try_io(Interest::WRITABLE, || (&*self.io).write_vectored(bufs))
     }
 
+    #[inline]
     pub(crate) fn poll_read(
         &self,
         cx: &mut Context<'_>,
@@ -80,6 +81,7 @@ where
         self.io.poll_read_uninit(cx, buf)
     }
 
+    #[inline]
     pub(crate) fn poll_write(&self, cx: &mut Context<'_>, buf: &[u8]) -> Poll<io::Result<usize>> {
         self.io.poll_write(cx, buf)
     }
@@ -162,6 +164,7 @@ macro_rules! stream_api {
 
             /// The hook for `AsyncRead::poll_read`: reads into `buf`,
             /// initialised or not.
+            #[inline]
             pub(crate) fn poll_read(
                 &self,
                 cx: &mut Context<'_>,
@@ -171,6 +174,7 @@ macro_rules! stream_api {
             }
 
             /// The hook for `AsyncWrite::poll_write`.
+            #[inline]
             pub(crate) fn poll_write(
                 &self,
                 cx: &mut Context<'_>,
@@ -200,6 +204,7 @@ macro_rules! stream_api {
         }
 
         impl crate::net::stream_io::PollRead for $stream {
+            #[inline]
             fn poll_read_uninit(
                 &self,
                 cx: &mut Context<'_>,
@@ -210,6 +215,7 @@ macro_rules! stream_api {
         }
 
         impl crate::net::stream_io::PollWrite for $stream {
+            #[inline]
             fn poll_write_bytes(
                 &self,
                 cx: &mut Context<'_>,

@@ -52,6 +52,7 @@ where
     for<'a> &'a E: Write,
 {
     /// Writes from `buf` once writable.
+    #[inline]
     pub(crate) fn poll_write(&self, cx: &mut Context<'_>, buf: &[u8]) -> Poll<io::Result<usize>> {
         let io = self.io.as_ref().expect("source present until drop");
         self.registration
@@ -94,6 +95,7 @@ impl<E: mio::event::Source + AsRawFd> PollEvented<E> {
     /// writes straight into it: a reader that hands over uninitialised
     /// memory (hyper's and tokio-util's 8 KiB read buffers) does not pay
     /// for zeroing it first on every read.
+    #[inline]
     pub(crate) fn poll_read_uninit(
         &self,
         cx: &mut Context<'_>,
@@ -111,6 +113,7 @@ impl<E: mio::event::Source + AsRawFd> PollEvented<E> {
 }
 
 /// One `read(2)` of `fd` into `buf`, which need not be initialised.
+#[inline]
 fn read_uninit(fd: RawFd, buf: &mut [MaybeUninit<u8>]) -> io::Result<usize> {
     // SAFETY: `buf` is valid for writes of `buf.len()` bytes, and `read`
     // writes at most that many; `fd` belongs to a source the caller

@@ -80,6 +80,9 @@ impl Registration {
 
     /// Waits for one direction's readiness, spending a unit of the task's
     /// budget when it is there.
+    // Always inlined: it is the body of every socket operation's loop,
+    // and a call per operation costs more than the readiness check itself.
+    #[inline(always)]
     fn poll_ready(
         &self,
         cx: &mut Context<'_>,
@@ -101,6 +104,7 @@ impl Registration {
 
     /// Runs `op` when `direction` is ready, waiting again while it would
     /// block.
+    #[inline]
     pub(crate) fn poll_io<R>(
         &self,
         cx: &mut Context<'_>,
@@ -122,6 +126,7 @@ impl Registration {
     /// readiness is cleared then: the next read waits for that event
     /// instead of spending a system call on `WouldBlock`. Only the
     /// readable bit is cleared; closed and error readiness stay.
+    #[inline]
     pub(crate) fn poll_read_io(
         &self,
         cx: &mut Context<'_>,

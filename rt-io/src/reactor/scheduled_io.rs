@@ -58,6 +58,19 @@ impl Direction {
             Direction::Write => WRITE,
         }
     }
+
+    /// The event a wait in this direction ends with, from the packed
+    /// readiness `word`; `None` while it must go on waiting.
+    #[inline]
+    fn snapshot(self, word: usize) -> Option<ReadyEvent> {
+        let (tick, ready, is_shutdown) = unpack(word);
+        let ready = Ready::from_usize(ready.as_usize() & self.mask().as_usize());
+        (!ready.is_empty() || is_shutdown).then_some(ReadyEvent {
+            tick,
+            ready,
+            is_shutdown,
+        })
+    }
 }
 
 /// A snapshot of readiness handed to an operation, to clear later if the
@@ -275,19 +288,19 @@ impl ScheduledIo {
 
     /// Polls one direction's readiness, leaving `cx`'s waker in that
     /// direction's slot when not ready. The last waker registered wins.
+    #[inline]
     pub fn poll_readiness(&self, cx: &mut Context<'_>, direction: Direction) -> Poll<ReadyEvent> {
-        let snapshot = |word: usize| {
-            let (tick, ready, is_shutdown) = unpack(word);
-            let ready = Ready::from_usize(ready.as_usize() & direction.mask().as_usize());
-            (!ready.is_empty() || is_shutdown).then_some(ReadyEvent {
-                tick,
-                ready,
-                is_shutdown,
-            })
-        };
-        if let Some(event) = snapshot(self.readiness.load(Ordering::Acquire)) {
-            return Poll::Ready(event);
+        // Ready already: one load, small enough to inline into each
+        // operation's loop; registering the waker stays out of line.
+        match direction.snapshot(self.readiness.load(Ordering::Acquire)) {
+            Some(event) => Poll::Ready(event),
+            None => self.register_waker(cx, direction),
         }
+    }
+
+    /// `poll_readiness` when not ready: stores the waker, then looks again.
+    #[inline(never)]
+    fn register_waker(&self, cx: &mut Context<'_>, direction: Direction) -> Poll<ReadyEvent> {
         let mut waiters = self.waiters.lock().unwrap_or_else(|e| e.into_inner());
         let slot = match direction {
             Direction::Read => &mut waiters.reader,
@@ -298,7 +311,7 @@ impl ScheduledIo {
             _ => *slot = Some(cx.waker().clone()),
         }
         // Re-read under the lock: the driver publishes before locking.
-        match snapshot(self.readiness.load(Ordering::Acquire)) {
+        match direction.snapshot(self.readiness.load(Ordering::Acquire)) {
             Some(event) => Poll::Ready(event),
             None => Poll::Pending,
         }

@@ -82,13 +82,34 @@ impl<R> BufReader<R> {
 }
 
 impl<R: AsyncRead> AsyncRead for BufReader<R> {
+    #[inline]
     fn poll_read(
+        self: Pin<&mut Self>,
+        cx: &mut Context<'_>,
+        buf: &mut ReadBuf<'_>,
+    ) -> Poll<io::Result<()>> {
+        // Many small reads served from the buffer are the common case; this
+        // part stays small enough to inline into the caller's loop.
+        if self.pos < self.cap {
+            let me = self.project();
+            let n = (*me.cap - *me.pos).min(buf.remaining());
+            buf.put_slice(&me.buf[*me.pos..*me.pos + n]);
+            *me.pos += n;
+            return Poll::Ready(Ok(()));
+        }
+        self.poll_read_unbuffered(cx, buf)
+    }
+}
+
+impl<R: AsyncRead> BufReader<R> {
+    /// `poll_read` with nothing buffered: a large request goes straight to
+    /// the inner reader, a small one refills the buffer first.
+    fn poll_read_unbuffered(
         mut self: Pin<&mut Self>,
         cx: &mut Context<'_>,
         buf: &mut ReadBuf<'_>,
     ) -> Poll<io::Result<()>> {
-        // Nothing buffered and a large request: skip the copy.
-        if self.pos == self.cap && buf.remaining() >= self.buf.len() {
+        if buf.remaining() >= self.buf.len() {
             let result = ready!(self.as_mut().get_pin_mut().poll_read(cx, buf));
             self.discard_buffer();
             return Poll::Ready(result);

@@ -17,6 +17,7 @@ pub(crate) fn is_interrupted(error: &io::Error) -> bool {
 }
 
 /// Polls `op` until it returns anything but an `Interrupted` error.
+#[inline]
 pub(crate) fn poll_uninterrupted<T>(
     mut op: impl FnMut() -> Poll<io::Result<T>>,
 ) -> Poll<io::Result<T>> {

@@ -61,6 +61,7 @@ pub(crate) fn early_eof() -> io::Error {
 impl<R: AsyncRead + Unpin + ?Sized> Future for ReadExact<'_, R> {
     type Output = io::Result<usize>;
 
+    #[inline]
     fn poll(mut self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<io::Result<usize>> {
         let me = &mut *self;
         while me.filled < me.buf.len() {
