@@ -16,7 +16,10 @@
 //! A [`Notified`] remembers the `notify_waiters` count at creation, so a
 //! `notify_waiters` call made after it was created completes it even if it
 //! was never polled. Waiter nodes live inside the `Notified` futures; their
-//! waker and notification are only touched under the lock.
+//! waker is only touched under the lock. Their notification is written
+//! under the lock too, as the notifier's last touch of a node it has
+//! already unlinked (a release store), so a woken waiter reads it (an
+//! acquire load) without taking the lock.
 
 mod owned;
 
@@ -25,7 +28,10 @@ pub use owned::OwnedNotified;
 use crate::locked::lock;
 use pin_project_lite::pin_project;
 use rt_core::loom::cell::UnsafeCell;
-use rt_core::loom::sync::atomic::{AtomicUsize, Ordering::SeqCst};
+use rt_core::loom::sync::atomic::{
+    AtomicU8, AtomicUsize,
+    Ordering::{Acquire, Release, SeqCst},
+};
 use rt_core::loom::sync::Mutex;
 use rt_core::util::linked_list::{self, LinkedList};
 use rt_core::util::WakeList;
@@ -82,29 +88,52 @@ pub struct Notify {
 
 /// Which notification reached a waiter.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[repr(u8)]
 enum Notification {
     /// From `notify_one`: must be passed on if the waiter is dropped.
-    One,
+    One = 1,
     /// From `notify_last`: likewise, passed on to the newest waiter.
-    Last,
+    Last = 2,
     /// From `notify_waiters`.
-    All,
+    All = 3,
+}
+
+impl Notification {
+    /// The notification stored as `byte` (`0`: none yet).
+    fn from_byte(byte: u8) -> Option<Notification> {
+        match byte {
+            1 => Some(Notification::One),
+            2 => Some(Notification::Last),
+            3 => Some(Notification::All),
+            _ => None,
+        }
+    }
 }
 
 struct Waiter {
     pointers: linked_list::Pointers<Waiter>,
     /// Under the `waiters` lock.
     inner: UnsafeCell<WaiterInner>,
+    /// The `Notification` that reached this waiter, as a byte (`0`: none):
+    /// stored under the lock once the node is unlinked and its waker
+    /// taken, read by its future with or without the lock.
+    notification: AtomicU8,
     _pin: PhantomPinned,
 }
 
 struct WaiterInner {
     waker: Option<Waker>,
-    notification: Option<Notification>,
 }
 
-// SAFETY: a waiter's fields are only touched under the notify's lock, or by
-// its owning future once it is unlinked.
+impl Waiter {
+    fn notification(&self) -> Option<Notification> {
+        Notification::from_byte(self.notification.load(Acquire))
+    }
+}
+
+// SAFETY: a waiter's waker and links are only touched under the notify's
+// lock, or by its owning future once it is unlinked; its notification is
+// an atomic.
 unsafe impl Send for Waiter {}
 // SAFETY: as above.
 unsafe impl Sync for Waiter {}
@@ -267,10 +296,12 @@ impl Notify {
             // SAFETY: the node was linked, so its future is alive, and we
             // hold the lock that owns its fields.
             let waker = unsafe {
-                node.as_ref().inner.with_mut(|inner| {
-                    (*inner).notification = Some(kind);
-                    (*inner).waker.take()
-                })
+                let waiter = node.as_ref();
+                let waker = waiter.inner.with_mut(|inner| (*inner).waker.take());
+                // The last touch of the node: its future may complete and
+                // free it as soon as it sees this.
+                waiter.notification.store(kind as u8, Release);
+                waker
             };
             if waiters.is_empty() {
                 // Only lock holders leave WAITING, so a store is enough.
@@ -293,10 +324,11 @@ impl Notify {
         while let Some(node) = waiters.pop_back() {
             // SAFETY: as in `notify_locked`.
             let waker = unsafe {
-                node.as_ref().inner.with_mut(|inner| {
-                    (*inner).notification = Some(Notification::All);
-                    (*inner).waker.take()
-                })
+                let waiter = node.as_ref();
+                let waker = waiter.inner.with_mut(|inner| (*inner).waker.take());
+                // The last touch of the node, as in `notify_locked`.
+                waiter.notification.store(Notification::All as u8, Release);
+                waker
             };
             if let Some(waker) = waker {
                 if batch.can_push() {
@@ -358,10 +390,8 @@ impl<N: Deref<Target = Notify>> Wait<N> {
             calls_at_creation,
             waiter: Waiter {
                 pointers: linked_list::Pointers::new(),
-                inner: UnsafeCell::new(WaiterInner {
-                    waker: None,
-                    notification: None,
-                }),
+                inner: UnsafeCell::new(WaiterInner { waker: None }),
+                notification: AtomicU8::new(0),
                 _pin: PhantomPinned,
             },
         }
@@ -414,12 +444,18 @@ impl<N: Deref<Target = Notify>> Wait<N> {
                 Poll::Pending
             }
             Stage::Waiting => {
+                // Notified already: the notifier unlinked the node and took
+                // its waker before this store, so there is nothing to lock.
+                if waiter.notification().is_some() {
+                    *stage = Stage::Done;
+                    return Poll::Ready(());
+                }
                 let waiters = lock(&notify.waiters);
                 // SAFETY: we hold the lock that owns the node's fields.
                 let (notified, replaced) = unsafe {
                     waiter.inner.with_mut(|inner| {
                         let inner = &mut *inner;
-                        if inner.notification.is_some() {
+                        if waiter.notification().is_some() {
                             return (true, None);
                         }
                         match (waker, &inner.waker) {
@@ -496,9 +532,7 @@ impl<N: Deref<Target = Notify>> Wait<N> {
                 notify.state.store(with_state(word, EMPTY), SeqCst);
             }
         }
-        // SAFETY: the node is unlinked and we hold the lock.
-        let notification = unsafe { self.waiter.inner.with(|inner| (*inner).notification) };
-        let forwarded = match notification {
+        let forwarded = match self.waiter.notification() {
             Some(kind @ (Notification::One | Notification::Last)) => {
                 notify.notify_locked(&mut waiters, kind)
             }

@@ -223,7 +223,12 @@ impl Handle {
 
     /// The current tick by the clock (rounded down).
     pub(crate) fn now_tick(&self) -> u64 {
-        let since = self.clock.now().saturating_duration_since(self.start);
+        self.tick_at(self.clock.now())
+    }
+
+    /// The tick that `instant` falls in (rounded down).
+    pub(crate) fn tick_at(&self, instant: std::time::Instant) -> u64 {
+        let since = instant.saturating_duration_since(self.start);
         since.as_millis().min(MAX_TICK as u128) as u64
     }
 

@@ -153,18 +153,20 @@ impl Driver for TimeDriver {
             let handle = &self.handle;
             let may_block = timeout != Some(Duration::ZERO);
             let until_next = next.map(|tick| {
+                // One clock read serves both questions below.
+                let now = handle.clock().now();
                 // A park that may block wakes at the earliest exact deadline
                 // rather than at its tick's start; a poll needs no target,
                 // and a tick beyond level 0's span has no exact deadline
                 // to offer (its entries wait in a coarser slot).
-                let near = || tick.saturating_sub(handle.now_tick()) <= LEVEL0_SPAN;
+                let near = || tick.saturating_sub(handle.tick_at(now)) <= LEVEL0_SPAN;
                 let at = if may_block && near() {
                     handle.wake_instant(tick)
                 } else {
                     handle.tick_to_instant(tick)
                 };
                 match at {
-                    Some(at) => at.saturating_duration_since(handle.clock().now()),
+                    Some(at) => at.saturating_duration_since(now),
                     // Beyond what an `Instant` holds: as good as never.
                     None => Duration::MAX,
                 }
