@@ -159,8 +159,8 @@ impl Driver for TimeDriver {
                 // rather than at its tick's start; a poll needs no target,
                 // and a tick beyond level 0's span has no exact deadline
                 // to offer (its entries wait in a coarser slot).
-                let near = || tick.saturating_sub(handle.tick_at(now)) <= LEVEL0_SPAN;
-                let at = if may_block && near() {
+                let near = tick.saturating_sub(handle.tick_at(now)) <= LEVEL0_SPAN;
+                let at = if may_block && near {
                     handle.wake_instant(tick)
                 } else {
                     handle.tick_to_instant(tick)
