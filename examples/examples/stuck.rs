@@ -13,6 +13,7 @@
 use rt::runtime::Handle;
 use rt::sync::{mpsc, Barrier, Mutex};
 use rt::task::{TaskInfo, TaskState};
+use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Arc;
 use std::time::Duration;
 
@@ -23,12 +24,20 @@ async fn lock_destination(to: &Account) -> rt::sync::MutexGuard<'_, u64> {
     to.lock().await
 }
 
-/// Moves `amount` from `from` to `to`, locking `from` first.
-async fn transfer(from: Account, to: Account, amount: u64, both_locked: Arc<Barrier>) {
+/// Moves `amount` from `from` to `to`, locking `from` first. `reached`
+/// counts the transfers that got as far as asking for their destination.
+async fn transfer(
+    from: Account,
+    to: Account,
+    amount: u64,
+    both_locked: Arc<Barrier>,
+    reached: Arc<AtomicUsize>,
+) {
     let mut source = from.lock().await;
     // Wait until the other transfer holds its source too: the deadlock is
     // then certain instead of likely.
     both_locked.wait().await;
+    reached.fetch_add(1, Ordering::SeqCst);
     let mut destination = lock_destination(&to).await;
     *source -= amount;
     *destination += amount;
@@ -81,36 +90,45 @@ async fn main() {
     let a: Account = Arc::new(Mutex::new(100));
     let b: Account = Arc::new(Mutex::new(100));
     let both_locked = Arc::new(Barrier::new(2));
+    let reached = Arc::new(AtomicUsize::new(0));
     let (orders_tx, orders_rx) = mpsc::channel::<u64>(8);
     let names = ["transfer a->b", "transfer b->a", "orders"];
     rt::task::Builder::new()
         .name(names[0])
-        .spawn(transfer(a.clone(), b.clone(), 10, both_locked.clone()))
+        .spawn(transfer(
+            a.clone(),
+            b.clone(),
+            10,
+            both_locked.clone(),
+            reached.clone(),
+        ))
         .unwrap();
     rt::task::Builder::new()
         .name(names[1])
-        .spawn(transfer(b, a, 20, both_locked))
+        .spawn(transfer(b, a, 20, both_locked, reached.clone()))
         .unwrap();
     rt::task::Builder::new()
         .name(names[2])
         .spawn(serve_orders(orders_rx))
         .unwrap();
 
-    // Wait until the three are parked: all idle, and the transfers polled
-    // three times between them (the first at the barrier is polled again
-    // when the second arrives; the second goes straight on).
+    // Wait until the three are parked where they stay. A transfer that has
+    // counted itself in `reached` and is idle is parked at its destination
+    // lock, the only await after the count (the count is read before the
+    // dump, so the poll that made it has ended if the dump says idle). Poll
+    // counts cannot say as much: on two workers the first transfer may
+    // pass the barrier in its first poll, when the second arrives while
+    // that poll still runs. The orders task is idle at its first `recv`
+    // once it has been polled.
     let dump = loop {
+        let both_reached = reached.load(Ordering::SeqCst) == 2;
         let dump = Handle::current().dump();
         let idle = names.iter().all(|name| {
             dump.tasks()
                 .iter()
                 .any(|t| t.name() == Some(*name) && t.state() == TaskState::Idle)
         });
-        let transfer_polls: u64 = names[..2]
-            .iter()
-            .map(|name| find(dump.tasks(), name).poll_count())
-            .sum();
-        if idle && transfer_polls >= 3 && find(dump.tasks(), names[2]).poll_count() > 0 {
+        if both_reached && idle && find(dump.tasks(), names[2]).poll_count() > 0 {
             break dump;
         }
         rt::time::sleep(Duration::from_millis(1)).await;
