@@ -1,4 +1,5 @@
-//! Finding one byte in a buffer, for `LinesCodec`.
+//! Finding one byte in a buffer, for `LinesCodec`, and learning on the
+//! way whether the bytes before it are ASCII.
 //!
 //! A byte-by-byte `position` runs at about one byte per cycle. On x86_64
 //! the search compares thirty-two bytes per instruction with AVX2 where the
@@ -7,6 +8,11 @@
 //! otherwise and for buffers shorter than 32 bytes. Elsewhere it compares
 //! eight bytes per step with the classic "has a zero byte" bit trick. None
 //! needs a `memchr` dependency.
+//!
+//! The vector searches also OR together every block they load: a top bit
+//! left set means a byte at or above 0x80. A line found to be all ASCII is
+//! valid UTF-8 without the second pass over it that `str::from_utf8`
+//! would make, which for short lines costs more than the search itself.
 
 #[cfg(target_arch = "x86_64")]
 mod avx2;
@@ -14,9 +20,48 @@ mod avx2;
 mod sse2;
 mod swar;
 
-/// The index of the first `needle` in `haystack`.
+/// What a search found.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct Search {
+    /// The index of the first needle, if there is one.
+    pub(crate) at: Option<usize>,
+    /// Whether every byte before `at` (every byte, when there is no
+    /// needle) is ASCII, that is below 0x80.
+    pub(crate) ascii: bool,
+}
+
+impl Search {
+    /// The word-at-a-time search, with the ASCII check as a second pass:
+    /// it serves short buffers and targets without a vector search.
+    fn scalar(needle: u8, haystack: &[u8]) -> Search {
+        let at = swar::find_byte(needle, haystack);
+        let before = &haystack[..at.unwrap_or(haystack.len())];
+        Search {
+            at,
+            ascii: before.is_ascii(),
+        }
+    }
+
+    /// A needle found in the block of up to 64 bytes that starts at
+    /// `offset`: bit `i` of `matches` (not zero) is set where byte
+    /// `offset + i` is the needle, bit `i` of `high` where that byte is not
+    /// ASCII, and `earlier_ascii` says whether every byte before the block
+    /// is ASCII.
+    #[inline(always)]
+    fn in_block(offset: usize, matches: u64, high: u64, earlier_ascii: bool) -> Search {
+        let first = matches.trailing_zeros();
+        // `matches` is not zero, so `first < 64` and the shift is defined.
+        let before = (1u64 << first) - 1;
+        Search {
+            at: Some(offset + first as usize),
+            ascii: earlier_ascii && high & before == 0,
+        }
+    }
+}
+
+/// Searches `haystack` for the first `needle`.
 #[inline]
-pub(crate) fn find_byte(needle: u8, haystack: &[u8]) -> Option<usize> {
+pub(crate) fn find_byte(needle: u8, haystack: &[u8]) -> Search {
     #[cfg(target_arch = "x86_64")]
     {
         if haystack.len() >= avx2::LANES && std::is_x86_feature_detected!("avx2") {
@@ -27,21 +72,21 @@ pub(crate) fn find_byte(needle: u8, haystack: &[u8]) -> Option<usize> {
     }
     #[cfg(not(target_arch = "x86_64"))]
     {
-        swar::find_byte(needle, haystack)
+        Search::scalar(needle, haystack)
     }
 }
 
 #[cfg(test)]
 mod tests {
-    use super::{find_byte, swar};
+    use super::{find_byte, Search};
 
-    /// A search: the index of the first needle in the haystack.
-    type Search = fn(u8, &[u8]) -> Option<usize>;
+    /// One way to search: the first needle in the haystack.
+    type Searcher = fn(u8, &[u8]) -> Search;
 
     /// Each search under test, with a name for failure messages.
-    fn searches() -> Vec<(&'static str, Search)> {
-        let mut all: Vec<(&'static str, Search)> =
-            vec![("find_byte", find_byte), ("swar", swar::find_byte)];
+    fn searches() -> Vec<(&'static str, Searcher)> {
+        let mut all: Vec<(&'static str, Searcher)> =
+            vec![("find_byte", find_byte), ("scalar", Search::scalar)];
         #[cfg(target_arch = "x86_64")]
         {
             all.push(("sse2", super::sse2::find_byte));
@@ -54,7 +99,7 @@ mod tests {
 
     /// The AVX2 search as a plain `fn`, only listed where AVX2 exists.
     #[cfg(target_arch = "x86_64")]
-    fn avx2_search(needle: u8, haystack: &[u8]) -> Option<usize> {
+    fn avx2_search(needle: u8, haystack: &[u8]) -> Search {
         assert!(std::is_x86_feature_detected!("avx2"));
         // SAFETY: the processor has AVX2, asserted just above.
         unsafe { super::avx2::find_byte(needle, haystack) }
@@ -112,8 +157,13 @@ mod tests {
         }
     }
 
-    fn naive(needle: u8, haystack: &[u8]) -> Option<usize> {
-        haystack.iter().position(|&b| b == needle)
+    fn naive(needle: u8, haystack: &[u8]) -> Search {
+        let at = haystack.iter().position(|&b| b == needle);
+        let before = &haystack[..at.unwrap_or(haystack.len())];
+        Search {
+            at,
+            ascii: before.iter().all(|&b| b < 0x80),
+        }
     }
 
     fn check(needle: u8, haystack: &[u8]) {
@@ -144,14 +194,15 @@ mod tests {
         }
     }
 
-    /// Every start offset 0..64 (so every alignment relative to a 16-byte
-    /// vector and a cache line), every length up to 256, the needle absent,
-    /// at each position, at the last byte, and repeated after a first one.
+    /// Every start offset 0..32 (every alignment relative to the widest
+    /// vector; the loops' blocks are placed relative to it), every length
+    /// up to 256, the needle absent, at each position, at the last byte,
+    /// and repeated after a first one.
     #[test]
     fn agrees_with_position_at_every_alignment() {
         // Room for the longest buffer at the largest offset.
-        let mut backing = vec![b'a'; 64 + 256];
-        for offset in 0..64 {
+        let mut backing = vec![b'a'; 32 + 256];
+        for offset in 0..32 {
             for len in 0..=256 {
                 let hay = &mut backing[offset..offset + len];
                 hay.fill(b'a');
@@ -215,9 +266,39 @@ mod tests {
         let hay: Vec<u8> = (0..=255u8).chain(0..=255u8).collect();
         for needle in 0..=255u8 {
             for (name, search) in searches() {
-                assert_eq!(search(needle, &hay), Some(needle as usize), "{name}");
+                assert_eq!(search(needle, &hay).at, Some(needle as usize), "{name}");
             }
         }
         check(b'x', b"abcdefghxjklmnopx");
+    }
+
+    /// ASCII text with one byte at or above 0x80 planted at each position,
+    /// at every alignment to a 32-byte vector, with a needle before it,
+    /// after it, or none: the byte counts only when it comes before the
+    /// first needle.
+    #[test]
+    fn a_non_ascii_byte_counts_only_before_the_needle() {
+        let mut backing = [b'a'; 32 + 160];
+        for offset in 0..32 {
+            for len in [
+                1, 15, 16, 17, 31, 32, 33, 63, 64, 65, 96, 127, 128, 129, 160,
+            ] {
+                let hay = &mut backing[offset..offset + len];
+                for wide in 0..len {
+                    for high in [0x80u8, 0xc3, 0xff] {
+                        hay.fill(b'a');
+                        hay[wide] = high;
+                        check(b'\n', hay);
+                        for newline in [0, wide / 2, wide + 1, len - 1] {
+                            if newline < len && newline != wide {
+                                hay[newline] = b'\n';
+                                check(b'\n', hay);
+                                hay[newline] = b'a';
+                            }
+                        }
+                    }
+                }
+            }
+        }
     }
 }

@@ -91,8 +91,11 @@ impl Decoder for LinesCodec {
             // Bytes before `next_index` were searched already; the clamp
             // guards against a buffer shrunk by the caller in between.
             let start = self.next_index.min(read_to);
-            let newline = find_byte(b'\n', &buf[start..read_to]).map(|offset| offset + start);
-            match (self.is_discarding, newline) {
+            let search = find_byte(b'\n', &buf[start..read_to]);
+            // Only a search from the line's start covered all of it: the
+            // caller may have changed the bytes before `next_index`.
+            let ascii = start == 0 && search.ascii;
+            match (self.is_discarding, search.at.map(|offset| offset + start)) {
                 (true, Some(end)) => {
                     // The over-long line ends here; resume after it.
                     buf.advance(end + 1);
@@ -108,9 +111,22 @@ impl Decoder for LinesCodec {
                 }
                 (false, Some(end)) => {
                     self.next_index = 0;
-                    let line = buf.split_to(end + 1);
-                    let line = without_carriage_return(&line[..end]);
-                    return Ok(Some(utf8(line)?.to_string()));
+                    // Copied straight out of the buffer: splitting the line
+                    // off first would make the buffer shared and cost a
+                    // second handle per line. The line is consumed even
+                    // when it is not UTF-8, so decoding goes on after it.
+                    let bytes = without_carriage_return(&buf[..end]);
+                    let line = if ascii {
+                        debug_assert!(bytes.is_ascii());
+                        // SAFETY: this call's search read every byte of
+                        // `buf[..end]` and found each below 0x80; ASCII is
+                        // valid UTF-8.
+                        Ok(unsafe { str::from_utf8_unchecked(bytes) }.to_owned())
+                    } else {
+                        utf8(bytes).map(str::to_owned)
+                    };
+                    buf.advance(end + 1);
+                    return Ok(Some(line?));
                 }
                 (false, None) if buf.len() > self.max_length => {
                     self.is_discarding = true;
@@ -233,5 +249,48 @@ mod tests {
         // Byte 9 could still be the `\n` of a line of eight.
         buf.extend_from_slice(b"\n");
         assert_eq!(codec.decode(&mut buf).unwrap().as_deref(), Some("12345678"));
+    }
+
+    /// Decodes `line` followed by `\n` and `next\n`, handed over whole or
+    /// in two pieces split at `split`, and checks the first line against
+    /// `String::from_utf8` and that decoding goes on after it.
+    fn check_line(line: &[u8], split: Option<usize>) {
+        let mut codec = LinesCodec::new();
+        let mut stream = line.to_vec();
+        stream.extend_from_slice(b"\nnext\n");
+        let mut buf = BytesMut::new();
+        if let Some(split) = split {
+            buf.extend_from_slice(&stream[..split]);
+            assert_eq!(codec.decode(&mut buf).unwrap(), None);
+            buf.extend_from_slice(&stream[split..]);
+        } else {
+            buf.extend_from_slice(&stream);
+        }
+        let decoded = codec.decode(&mut buf);
+        match String::from_utf8(line.to_vec()) {
+            Ok(want) => assert_eq!(decoded.unwrap().as_deref(), Some(&*want), "{line:?}"),
+            Err(_) => assert!(decoded.is_err(), "{line:?} decoded as {decoded:?}"),
+        }
+        assert_eq!(codec.decode(&mut buf).unwrap().as_deref(), Some("next"));
+    }
+
+    /// Lines of every length up to 100 with a multi-byte character, or a
+    /// byte that is not UTF-8, at each position: the search's ASCII fast
+    /// path must leave both to the full check, whether the line comes in
+    /// one piece or in two.
+    #[test]
+    fn non_ascii_lines_are_checked_whole() {
+        for len in 1..=100 {
+            for at in 0..len {
+                for odd in [&b"\xc3\xa9"[..], b"\xe2\x82\xac", b"\xff", b"\xc3", b"\x80"] {
+                    let mut line = vec![b'a'; len];
+                    line.splice(at..at + 1, odd.iter().copied());
+                    check_line(&line, None);
+                    check_line(&line, Some(at + 1));
+                    check_line(&line, Some(line.len()));
+                }
+            }
+            check_line(&vec![b'a'; len], None);
+        }
     }
 }

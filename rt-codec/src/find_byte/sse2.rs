@@ -9,12 +9,15 @@
 //! one more unaligned load that ends at the last byte (overlapping bytes
 //! already searched, which held no match). Buffers shorter than one
 //! vector go to the word-at-a-time search, since reading past the slice
-//! is not allowed.
+//! is not allowed. Every block searched without a match is OR-ed into
+//! `seen`, whose top bits then say whether any byte so far was not ASCII.
 
 use core::arch::x86_64::{
     __m128i, _mm_cmpeq_epi8, _mm_load_si128, _mm_loadu_si128, _mm_movemask_epi8, _mm_or_si128,
     _mm_set1_epi8,
 };
+
+use super::Search;
 
 /// Bytes in one SSE2 register.
 const LANES: usize = 16;
@@ -22,63 +25,73 @@ const LANES: usize = 16;
 /// Bytes in one step of the main loop.
 const STEP: usize = 4 * LANES;
 
-/// The index of the first `needle` in `haystack`, sixteen bytes at a time.
-pub(super) fn find_byte(needle: u8, haystack: &[u8]) -> Option<usize> {
+/// Searches `haystack` for the first `needle`, sixteen bytes at a time.
+pub(super) fn find_byte(needle: u8, haystack: &[u8]) -> Search {
     let len = haystack.len();
     if len < LANES {
-        return super::swar::find_byte(needle, haystack);
+        return Search::scalar(needle, haystack);
     }
     let pattern = splat(needle);
     let base = haystack.as_ptr();
     // SAFETY: `len >= LANES`, so bytes 0..16 are inside `haystack`.
-    let head = mask(equal(unsafe { load_unaligned(base) }, pattern));
-    if head != 0 {
-        return Some(first(head));
+    let head = unsafe { load_unaligned(base) };
+    let found = mask(equal(head, pattern));
+    if found != 0 {
+        return Search::in_block(0, found.into(), mask(head).into(), true);
     }
+    // Every block searched so far, OR-ed: a top bit set in a lane means
+    // a byte that is not ASCII.
+    let mut seen = head;
     // The first 16-byte boundary past `base`: between 1 and 16 bytes in,
     // so the head covered every byte before it.
     let mut at = LANES - (base as usize % LANES);
     while at + STEP <= len {
         // SAFETY: `at + 64 <= len`, so the four blocks are inside
         // `haystack`, and `base + at` is 16-byte aligned, so each block is.
-        let [a, b, c, d] =
-            unsafe { [0, 1, 2, 3].map(|i| equal(load_aligned(base.add(at + i * LANES)), pattern)) };
+        let blocks = unsafe { [0, 1, 2, 3].map(|i| load_aligned(base.add(at + i * LANES))) };
+        let [a, b, c, d] = blocks.map(|block| equal(block, pattern));
         if mask(or(or(a, b), or(c, d))) != 0 {
-            let all = u64::from(mask(a))
-                | u64::from(mask(b)) << 16
-                | u64::from(mask(c)) << 32
-                | u64::from(mask(d)) << 48;
-            return Some(at + all.trailing_zeros() as usize);
+            let spread = |lanes: [__m128i; 4]| {
+                lanes
+                    .iter()
+                    .enumerate()
+                    .fold(0u64, |all, (i, &l)| all | u64::from(mask(l)) << (16 * i))
+            };
+            let earlier_ascii = mask(seen) == 0;
+            return Search::in_block(at, spread([a, b, c, d]), spread(blocks), earlier_ascii);
         }
+        let [a, b, c, d] = blocks;
+        seen = or(seen, or(or(a, b), or(c, d)));
         at += STEP;
     }
     while at + LANES <= len {
         // SAFETY: `at + 16 <= len` and `base + at` is 16-byte aligned.
-        let found = mask(equal(unsafe { load_aligned(base.add(at)) }, pattern));
+        let block = unsafe { load_aligned(base.add(at)) };
+        let found = mask(equal(block, pattern));
         if found != 0 {
-            return Some(at + first(found));
+            return Search::in_block(at, found.into(), mask(block).into(), mask(seen) == 0);
         }
+        seen = or(seen, block);
         at += LANES;
     }
     if at < len {
         // SAFETY: `len >= LANES`, so the last sixteen bytes, `len - 16 ..
         // len`, are inside `haystack`.
-        let tail = mask(equal(
-            unsafe { load_unaligned(base.add(len - LANES)) },
-            pattern,
-        ));
+        let tail = unsafe { load_unaligned(base.add(len - LANES)) };
+        let found = mask(equal(tail, pattern));
         // Bytes before `at` held no needle, so the first set bit is at or
-        // past `at`.
-        if tail != 0 {
-            return Some(len - LANES + first(tail));
+        // past `at`; the bytes it overlaps were OR-ed into `seen` already,
+        // and counting them twice changes nothing.
+        if found != 0 {
+            let from = len - LANES;
+            return Search::in_block(from, found.into(), mask(tail).into(), mask(seen) == 0);
         }
+        seen = or(seen, tail);
     }
-    None
-}
-
-/// The offset of the lowest set bit of a non-zero match mask.
-fn first(mask: u32) -> usize {
-    mask.trailing_zeros() as usize
+    Search {
+        at: None,
+        ascii: mask(seen) == 0,
+    }
 }
 
 /// The sixteen bytes at `ptr`.
@@ -132,7 +145,8 @@ fn or(a: __m128i, b: __m128i) -> __m128i {
     unsafe { _mm_or_si128(a, b) }
 }
 
-/// Bit `i` set iff the top bit of lane `i` of `lanes` is.
+/// Bit `i` set iff the top bit of lane `i` of `lanes` is: where a compare
+/// matched, or where a byte of data is not ASCII.
 #[inline(always)]
 fn mask(lanes: __m128i) -> u32 {
     // SAFETY: SSE2 only, which x86_64 always has (see above).
