@@ -25,8 +25,9 @@
 //! (set when the last sender goes). Receivers read the version *before*
 //! the value, so the value they see is never older than the version they
 //! record; at worst they are told of a change they have already seen.
-//! Waiting goes through a [`Notify`] whose `notified()` is
-//! enabled before the state is checked, so no change can be missed.
+//! Waiting goes through a [`Notify`] whose `notified()` is registered
+//! (enabled, or polled once) before the state is checked, so no change can
+//! be missed.
 
 pub mod error;
 
@@ -35,9 +36,11 @@ use error::{RecvError, SendError};
 use rt_core::loom::sync::atomic::{AtomicUsize, Ordering::SeqCst};
 use rt_core::task::coop;
 use std::fmt;
+use std::future::{poll_fn, Future};
 use std::ops::Deref;
 use std::pin::pin;
 use std::sync::{Arc, RwLock, RwLockReadGuard};
+use std::task::Poll;
 
 const CLOSED: usize = 1;
 const VERSION_STEP: usize = 2;
@@ -325,33 +328,27 @@ impl<T> Receiver<T> {
         // A loop over a channel that is always ready (or closed) must still
         // yield now and then.
         coop::consume_budget().await;
-        if let Some(result) = self.check_changed() {
+        let Receiver { shared, version } = self;
+        if let Some(result) = check_changed(shared, version) {
             return result;
         }
-        let shared = Arc::clone(&self.shared);
-        loop {
-            // Register first, then look: a send after the look wakes us.
-            let mut notified = pin!(shared.notify_rx.notified());
-            notified.as_mut().enable();
-            if let Some(result) = self.check_changed() {
-                return result;
+        // Register first, then look: a send after the look wakes us. The
+        // first poll registers with the task's waker, so a wait takes the
+        // notify's lock once, and a woken wait completes without it.
+        let mut notified = pin!(shared.notify_rx.notified());
+        poll_fn(|cx| loop {
+            let woken = notified.as_mut().poll(cx).is_ready();
+            if let Some(result) = check_changed(shared, version) {
+                return Poll::Ready(result);
             }
-            notified.await;
-        }
-    }
-
-    /// `Some` if `changed` can return without waiting.
-    fn check_changed(&mut self) -> Option<Result<(), RecvError>> {
-        let state = self.shared.state.load(SeqCst);
-        let version = state & !CLOSED;
-        if version != self.version {
-            self.version = version;
-            return Some(Ok(()));
-        }
-        if state & CLOSED == CLOSED {
-            return Some(Err(RecvError(())));
-        }
-        None
+            if !woken {
+                return Poll::Pending;
+            }
+            // Woken, yet nothing new (a send the version check had seen
+            // already): wait again.
+            notified.set(shared.notify_rx.notified());
+        })
+        .await
     }
 
     /// Waits until `condition` holds for the current value, checking the
@@ -390,6 +387,22 @@ impl<T> Receiver<T> {
     pub fn same_channel(&self, other: &Self) -> bool {
         Arc::ptr_eq(&self.shared, &other.shared)
     }
+}
+
+/// `Some` if [`Receiver::changed`] can return without waiting: the
+/// channel's version is not `seen` (which is then brought up to date), or
+/// every sender is gone.
+fn check_changed<T>(shared: &Shared<T>, seen: &mut usize) -> Option<Result<(), RecvError>> {
+    let state = shared.state.load(SeqCst);
+    let version = state & !CLOSED;
+    if version != *seen {
+        *seen = version;
+        return Some(Ok(()));
+    }
+    if state & CLOSED == CLOSED {
+        return Some(Err(RecvError(())));
+    }
+    None
 }
 
 impl<T> Clone for Receiver<T> {
