@@ -202,6 +202,12 @@ fn loom_models_registration_races_park_scan() {
             next == Some(5) || unparked,
             "the driver would sleep past a timer it never saw (early unpark: {unparked_early})"
         );
+        // The turn after the park scans the shards only when told that a
+        // registration woke it: every such unpark must say so.
+        assert!(
+            next == Some(5) || s.handle.earlier_timer.load(SeqCst),
+            "the turn after the park would skip the shards and miss tick 5"
+        );
         s.handle.end_park();
         let entry = s.ptr();
         // SAFETY: as in `register`.

@@ -89,6 +89,11 @@ pub(crate) struct Handle {
     is_shutdown: AtomicBool,
     /// Set by every unpark; auto-advance checks it (see `TimeDriver`).
     pub(crate) did_wake: Arc<AtomicBool>,
+    /// Set when a registration woke the parked driver because its deadline
+    /// came before the one promised: only then can a shard be due that the
+    /// park's scan did not see. Other unparks (a task woken from another
+    /// thread, I/O) leave it, so the turn after them skips the shards.
+    pub(crate) earlier_timer: AtomicBool,
     /// Unparks the layer below the time driver.
     unpark: Arc<dyn Unpark>,
 }
@@ -123,6 +128,7 @@ impl Handle {
             processed: AtomicU64::new(0),
             is_shutdown: AtomicBool::new(false),
             did_wake: Arc::new(AtomicBool::new(false)),
+            earlier_timer: AtomicBool::new(false),
             unpark,
         }
     }
@@ -351,6 +357,7 @@ impl Handle {
     fn unpark_if_earlier(&self, tick: u64) {
         let promised = self.next_wake.load(SeqCst);
         if promised == SCANNING || (promised != RUNNING && tick < promised) {
+            self.earlier_timer.store(true, SeqCst);
             self.unpark();
         }
     }

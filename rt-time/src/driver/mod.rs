@@ -179,9 +179,14 @@ impl Driver for TimeDriver {
             handle.end_park();
             // A timer registered during the park found the promise made
             // above (no timer, or a later tick) and unparked, which sets
-            // `did_wake`; without one, only the ticks published when the
-            // park began can be due.
-            let registered = handle.did_wake.swap(false, SeqCst);
+            // `earlier_timer`; without one, only the ticks published when
+            // the park began can be due.
+            let registered = handle.earlier_timer.swap(false, SeqCst);
+            // `did_wake` only matters to a paused clock's park, which does
+            // not start from a wake that came while the clock ran.
+            if handle.did_wake.load(SeqCst) {
+                handle.did_wake.store(false, SeqCst);
+            }
             // After a park that may block (it may have ended at an exact
             // deadline inside a tick), also fire what is due now rather
             // than at the tick's end. Polls skip that, so that busy turns
