@@ -103,13 +103,7 @@ impl LengthDelimitedCodec {
             return Ok(None);
         }
         let field = &src[b.length_field_offset..b.length_field_offset + b.length_field_len];
-        let raw = match b.byte_order {
-            ByteOrder::Big => field.iter().fold(0u64, |n, byte| (n << 8) | *byte as u64),
-            ByteOrder::Little => field
-                .iter()
-                .rev()
-                .fold(0u64, |n, byte| (n << 8) | *byte as u64),
-        };
+        let raw = read_field(field, b.byte_order);
         // The limit applies to the raw field, before anything is reserved.
         if raw > b.max_frame_len as u64 {
             return Err(frame_too_big(io::ErrorKind::InvalidData));
@@ -133,6 +127,34 @@ impl LengthDelimitedCodec {
         src.advance(b.skip_len());
         src.reserve(len.saturating_sub(src.len()));
         Ok(Some(len))
+    }
+}
+
+/// The unsigned number in `field` (one to eight bytes) in `order`. The
+/// usual widths are read with one load; the others byte by byte.
+#[inline]
+fn read_field(field: &[u8], order: ByteOrder) -> u64 {
+    macro_rules! load {
+        ($int:ty) => {{
+            let bytes = field.try_into().expect("the width matched");
+            match order {
+                ByteOrder::Big => <$int>::from_be_bytes(bytes) as u64,
+                ByteOrder::Little => <$int>::from_le_bytes(bytes) as u64,
+            }
+        }};
+    }
+    match field.len() {
+        1 => u64::from(field[0]),
+        2 => load!(u16),
+        4 => load!(u32),
+        8 => load!(u64),
+        _ => {
+            let push = |n: u64, byte: &u8| (n << 8) | u64::from(*byte);
+            match order {
+                ByteOrder::Big => field.iter().fold(0, push),
+                ByteOrder::Little => field.iter().rev().fold(0, push),
+            }
+        }
     }
 }
 

@@ -128,6 +128,10 @@ pub fn count_case(case: &str, side: Side, dir: &Path) -> Count {
     let output = Command::new("valgrind")
         .arg("--tool=callgrind")
         .arg(format!("--callgrind-out-file={}", out_file.display()))
+        // Each dump names its functions in full, so `callgrind_annotate`
+        // reads a region dump on its own (compressed names are defined
+        // once per process, in whichever dump came first).
+        .arg("--compress-strings=no")
         .arg(&exe)
         .args(["--callgrind-child", case, "--runtime", side_name])
         .stdin(Stdio::null())
