@@ -160,8 +160,7 @@ impl Sleep {
     ///
     /// `self` is pinned and the caller has exclusive access to it.
     unsafe fn register(&self) {
-        let deadline = self.deadline.into_std();
-        let (tick, exact) = self.handle.deadline_to_tick_and_exact(deadline);
+        let (tick, exact) = self.deadline_tick_and_exact();
         // SAFETY: the entry is pinned inside `self` (caller) and deregistered
         // in `Drop`; the caller's exclusive access makes us its only user;
         // it only ever registers with `self.shard`.
@@ -171,14 +170,34 @@ impl Sleep {
         };
     }
 
+    /// Links the entry, which is in no list, at `self.deadline`.
+    ///
+    /// # Safety
+    ///
+    /// As for `register`, and the entry is `UNREGISTERED`.
+    unsafe fn register_first(&self) {
+        let (tick, exact) = self.deadline_tick_and_exact();
+        // SAFETY: as in `register`; the entry is in no list (caller).
+        unsafe {
+            self.handle
+                .register_exact(self.shard, NonNull::from(&self.entry), tick, exact)
+        };
+    }
+
+    fn deadline_tick_and_exact(&self) -> (u64, u64) {
+        self.handle
+            .deadline_to_tick_and_exact(self.deadline.into_std())
+    }
+
     /// Polls for the deadline; what `Future::poll` does.
     fn poll_elapsed(self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<()> {
         let coop = ready!(coop::poll_proceed(cx));
         let this = self.into_ref().get_ref();
         if this.entry.state() == UNREGISTERED {
             // SAFETY: as in `reset`; the `Pin<&mut Self>` we came from is
-            // the exclusive access.
-            unsafe { this.register() };
+            // the exclusive access. An unregistered entry is in no list: the
+            // driver has no pointer to it.
+            unsafe { this.register_first() };
         }
         // Register first, then read the state: a fire in between either
         // sees this waker or is seen by the read.

@@ -216,15 +216,20 @@ impl Handle {
     /// nanoseconds since tick 0 (saturating), never after the end of that
     /// tick. One subtraction of `Instant`s serves both: it is the costly
     /// part of registering a timer.
+    ///
+    /// The arithmetic stays in `u64` (a reset timeout does this on every
+    /// reset): the tick is derived from the nanoseconds, which saturate
+    /// `u64::MAX` nanoseconds (584 years) after tick 0.
+    #[inline]
     pub(crate) fn deadline_to_tick_and_exact(&self, deadline: std::time::Instant) -> (u64, u64) {
         let since = deadline.saturating_duration_since(self.start);
-        let mut ms = since.as_millis();
-        if since.subsec_nanos() % 1_000_000 != 0 {
-            ms += 1;
-        }
-        let tick = ms.min(MAX_TICK as u128) as u64;
-        let exact = since.as_nanos().min(u64::MAX as u128) as u64;
-        (tick, exact)
+        let exact = since
+            .as_secs()
+            .checked_mul(1_000_000_000)
+            .and_then(|nanos| nanos.checked_add(u64::from(since.subsec_nanos())))
+            .unwrap_or(u64::MAX);
+        // At most `u64::MAX / NANOS_PER_TICK + 1`, far below `MAX_TICK`.
+        (tick_of_exact(exact), exact)
     }
 
     /// The current tick by the clock (rounded down).
@@ -267,6 +272,7 @@ impl Handle {
     /// # Safety
     ///
     /// As for `reregister`.
+    #[inline]
     pub(crate) unsafe fn reregister_exact(
         &self,
         shard: usize,
@@ -274,7 +280,7 @@ impl Handle {
         tick: u64,
         exact: u64,
     ) {
-        let mut wheel = self.lock(shard);
+        let wheel = self.lock(shard);
         // SAFETY: the entry is live (caller) and we hold its shard lock.
         let e = unsafe { entry.as_ref() };
         if e.state() == REGISTERED {
@@ -285,7 +291,8 @@ impl Handle {
             // that place comes due the wheel moves it on to the tick of the
             // new deadline (see `Wheel::poll`), which it can tell from the
             // exact deadline alone. No unlink, no insert, and no unpark: the
-            // driver already wakes no later than the old place.
+            // driver already wakes no later than the old place. This path is
+            // inlined into the caller; the rest is a call away.
             if when != IN_EXPIRED_LIST
                 && tick >= when
                 && tick_of_exact(exact) == tick
@@ -295,6 +302,50 @@ impl Handle {
                 unsafe { e.set_exact(exact) };
                 return;
             }
+        }
+        // SAFETY: forwarded from the caller; `wheel` is the shard's lock.
+        unsafe { self.relink(wheel, shard, entry, tick, exact) }
+    }
+
+    /// Links an entry that is in no list (`UNREGISTERED`, or fired and so
+    /// unlinked) at `tick`: `reregister_exact` without its check for a
+    /// deadline moved later, which such an entry cannot take.
+    ///
+    /// # Safety
+    ///
+    /// As for `reregister`, and the entry is in no list.
+    #[inline]
+    pub(crate) unsafe fn register_exact(
+        &self,
+        shard: usize,
+        entry: NonNull<TimerEntry>,
+        tick: u64,
+        exact: u64,
+    ) {
+        let wheel = self.lock(shard);
+        // SAFETY: forwarded from the caller; `wheel` is the shard's lock.
+        unsafe { self.relink(wheel, shard, entry, tick, exact) }
+    }
+
+    /// The rest of `reregister_exact`: unlinks the entry if it is linked
+    /// and links it at `tick` (or fires it). Called with `shard` locked
+    /// (`wheel` is the guard).
+    ///
+    /// # Safety
+    ///
+    /// As for `reregister`.
+    #[inline(never)]
+    unsafe fn relink(
+        &self,
+        mut wheel: MutexGuard<'_, Wheel>,
+        shard: usize,
+        entry: NonNull<TimerEntry>,
+        tick: u64,
+        exact: u64,
+    ) {
+        // SAFETY: the entry is live (caller) and we hold its shard lock.
+        let e = unsafe { entry.as_ref() };
+        if e.state() == REGISTERED {
             // SAFETY: REGISTERED entries are linked in their shard.
             unsafe { wheel.remove(entry) };
         }

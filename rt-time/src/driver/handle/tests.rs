@@ -46,9 +46,15 @@ fn deadline_ticks_round_up_and_saturate() {
     assert_eq!(handle.deadline_to_tick(start - Duration::from_secs(1)), 0);
     assert_eq!(handle.deadline_to_tick(start + Duration::from_micros(1)), 1);
     assert_eq!(handle.deadline_to_tick(start + Duration::from_millis(7)), 7);
-    // Further than `MAX_TICK` milliseconds, where the platform allows it.
+    // Further than `u64::MAX` nanoseconds, where the platform allows it:
+    // the exact deadline saturates, and the tick is that of the saturated
+    // deadline, within `MAX_TICK` (no clock reaches either).
     if let Some(far) = start.checked_add(Duration::from_secs(u64::MAX / 2_000)) {
-        assert_eq!(handle.deadline_to_tick(far), MAX_TICK);
+        let (tick, exact) = handle.deadline_to_tick_and_exact(far);
+        assert_eq!(exact, u64::MAX);
+        assert_eq!(tick, u64::MAX.div_ceil(NANOS_PER_TICK));
+        assert!(tick <= MAX_TICK);
+        assert_eq!(handle.deadline_to_tick(far), tick);
     }
 }
 
