@@ -2,7 +2,7 @@
 //! seam. One worker at a time parks on it; a turn polls mio and turns each
 //! event into readiness on the resource it names.
 
-use super::handle::IoHandle;
+use super::handle::{IoHandle, WAKER_TOKEN};
 use super::ready::Ready;
 use super::registration_set::Resolved;
 use super::scheduled_io::TICK_MASK;
@@ -68,8 +68,12 @@ impl IoDriver {
             // instead of spinning.
             return;
         }
+        // The waker's event only ended the poll: it names no resource, and
+        // left in, it would miss the memo and take the set's lock on every
+        // wake from another thread.
         let events = events
             .iter()
+            .filter(|event| event.token() != WAKER_TOKEN)
             .map(|event| (event.token(), Ready::from_mio(event)));
         let dispatched = self
             .handle
