@@ -11,10 +11,15 @@ crate::loom::thread_local! {
         Context {
             handle: RefCell::new(None),
             depth: Cell::new(0),
-            scheduler: Cell::new(std::ptr::null()),
             runtime: Cell::new(EnterRuntime::NotEntered),
         }
     };
+
+    /// The scheduler this thread is driving right now (scoped by
+    /// `set_scheduler`). Apart from `CONTEXT` because it needs no
+    /// destructor: every wake reads it, and a thread-local without one is
+    /// a plain load, with no check that it is still alive.
+    static SCHEDULER: Cell<*const scheduler::Context> = const { Cell::new(std::ptr::null()) };
 }
 
 struct Context {
@@ -22,8 +27,6 @@ struct Context {
     handle: RefCell<Option<scheduler::Handle>>,
     /// Nesting depth of `enter` guards, to catch guards dropped out of order.
     depth: Cell<usize>,
-    /// The scheduler this thread is driving right now (scoped).
-    scheduler: Cell<*const scheduler::Context>,
     /// Whether this thread is driving a runtime (and may not block).
     runtime: Cell<EnterRuntime>,
 }
@@ -198,29 +201,29 @@ impl Drop for ExitRuntimeGuard {
     }
 }
 
-/// Runs `f` with `cx` as the scheduler this thread drives (if the thread's
-/// context still exists).
+/// Runs `f` with `cx` as the scheduler this thread drives.
 pub(crate) fn set_scheduler<R>(cx: &scheduler::Context, f: impl FnOnce() -> R) -> R {
     struct Reset(*const scheduler::Context);
     impl Drop for Reset {
         fn drop(&mut self) {
-            let _ = CONTEXT.try_with(|c| c.scheduler.set(self.0));
+            let _ = SCHEDULER.try_with(|c| c.set(self.0));
         }
     }
-    // Once the thread's context is destroyed (a runtime dropped by another
-    // thread-local's destructor), `f` runs without a current scheduler:
-    // wakes then take the remote path, which shutdown has closed.
-    let _reset = CONTEXT
-        .try_with(|c| c.scheduler.replace(cx as *const _))
+    // `SCHEDULER` has no destructor, so it outlives the thread's other
+    // thread-locals: a runtime dropped by another thread-local's destructor
+    // still runs `f` with its scheduler current.
+    let _reset = SCHEDULER
+        .try_with(|c| c.replace(cx as *const _))
         .ok()
         .map(Reset);
     f()
 }
 
 /// Runs `f` with the scheduler this thread drives, if any.
+#[inline]
 pub(crate) fn with_scheduler<R>(f: impl FnOnce(Option<&scheduler::Context>) -> R) -> R {
-    let ptr = CONTEXT
-        .try_with(|c| c.scheduler.get())
+    let ptr = SCHEDULER
+        .try_with(|c| c.get())
         .unwrap_or(std::ptr::null());
     // SAFETY: the pointer is set only by `set_scheduler`, for the duration of
     // a borrow of the context that outlives this call on this thread.
