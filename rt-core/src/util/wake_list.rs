@@ -6,7 +6,10 @@
 //! Dispatching one event usually wakes one or two tasks, so the batch must
 //! cost nothing for the slots it does not use: the array starts
 //! uninitialised and only the first `len` slots ever hold a waker. Creating
-//! an empty batch writes one word and dropping it reads one.
+//! an empty batch writes one word and dropping it reads one. The small
+//! methods are `#[inline]`, so that the crates that collect wakers (the
+//! reactor, the sync primitives) inline them instead of calling across
+//! crates for each waker.
 
 use std::mem::MaybeUninit;
 use std::task::Waker;
@@ -27,6 +30,7 @@ pub struct WakeList {
 impl WakeList {
     /// An empty batch; no slot is written.
     #[allow(clippy::new_without_default)]
+    #[inline]
     pub fn new() -> WakeList {
         WakeList {
             // An array of `MaybeUninit` needs no initialisation.
@@ -36,11 +40,13 @@ impl WakeList {
     }
 
     /// Whether the batch must be woken before another waker is added.
+    #[inline]
     pub fn is_full(&self) -> bool {
         self.len == WAKE_BATCH
     }
 
     /// Whether another waker fits.
+    #[inline]
     pub fn can_push(&self) -> bool {
         !self.is_full()
     }
@@ -50,6 +56,7 @@ impl WakeList {
     /// # Panics
     ///
     /// When the list is full.
+    #[inline]
     pub fn push(&mut self, waker: Waker) {
         assert!(!self.is_full(), "WakeList is full");
         self.wakers[self.len].write(waker);
@@ -57,6 +64,7 @@ impl WakeList {
     }
 
     /// Adds `waker` if there is one.
+    #[inline]
     pub fn extend(&mut self, waker: Option<Waker>) {
         if let Some(waker) = waker {
             self.push(waker);
@@ -87,10 +95,14 @@ impl WakeList {
 }
 
 impl Drop for WakeList {
+    #[inline]
     fn drop(&mut self) {
         // Wakers left behind (a panic between collecting and waking) are
         // woken rather than lost: a missed wake-up hangs a task for good.
-        self.wake_all();
+        // The usual batch was woken already, and costs one compare here.
+        if self.len != 0 {
+            self.wake_all();
+        }
     }
 }
 
