@@ -249,8 +249,9 @@ impl<F: Future, S: Schedule> Harness<F, S> {
 
     /// Frees the cell.
     pub(super) fn dealloc(self) {
-        // SAFETY: the last reference is gone; the cell came from a Box.
-        drop(unsafe { Box::from_raw(self.cell.as_ptr()) });
+        // SAFETY: the last reference is gone; the cell came from
+        // `Cell::allocate`.
+        unsafe { Cell::free(self.cell) };
     }
 }
 

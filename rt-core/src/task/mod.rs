@@ -99,6 +99,19 @@ cfg_rt! {
             let _ = (id, payload);
         }
 
+        /// Whether several threads of this scheduler may poll its tasks at
+        /// the same time, so that each task cell gets cache lines of its own
+        /// (aligned to and padded to `CACHE_PAIR` bytes): two workers
+        /// polling neighbouring tasks then never write to one line. With
+        /// one polling thread there is nobody to share a line with, and the
+        /// cell is allocated at its natural alignment, which the allocator
+        /// serves much more cheaply. The answer must not change over the
+        /// scheduler's life: the cell is freed with the layout it was
+        /// allocated with.
+        fn pads_tasks(&self) -> bool {
+            false
+        }
+
         /// Whether polls of this scheduler's tasks are timed (slow-poll
         /// detection or the poll-time histogram is on). Off, a poll costs one
         /// counter increment and no clock reads.

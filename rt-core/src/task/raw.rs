@@ -262,14 +262,33 @@ unsafe fn shutdown<F: Future, S: Schedule>(ptr: NonNull<Header>) {
 
 #[cfg(all(test, not(loom)))]
 mod tests {
+    use super::super::core::CACHE_PAIR;
     use super::*;
 
-    struct Sched;
+    /// At most one word in the cell, like the runtimes' `Arc` handles; pads
+    /// its tasks when told to, as a multi-thread scheduler with several
+    /// workers does.
+    struct Sched {
+        pads: bool,
+    }
     impl Schedule for Sched {
         fn release(&self, _: &super::super::Task<Self>) -> Option<super::super::Task<Self>> {
             None
         }
         fn schedule(&self, _: super::super::Notified<Self>) {}
+        fn pads_tasks(&self) -> bool {
+            self.pads
+        }
+    }
+
+    /// A future holding an `Arc` and two more words, as a task that spawns
+    /// the next link of a chain does.
+    struct ThreeWords([usize; 3]);
+    impl Future for ThreeWords {
+        type Output = usize;
+        fn poll(self: std::pin::Pin<&mut Self>, _: &mut std::task::Context<'_>) -> Poll<usize> {
+            Poll::Ready(self.0.iter().sum())
+        }
     }
 
     #[test]
@@ -278,32 +297,41 @@ mod tests {
     }
 
     #[test]
-    fn a_small_task_takes_128_bytes() {
-        // The scheduler handle is one pointer, like the runtimes' `Arc`s.
-        type Small = Cell<std::future::Ready<()>, std::sync::Arc<()>>;
-        assert_eq!(std::mem::size_of::<Small>(), 128);
-    }
-
-    #[test]
-    fn a_task_with_a_three_word_future_takes_128_bytes() {
-        // A future holding an `Arc` and two more words (as a task that
-        // spawns the next link of a chain does) still fits one cell.
-        struct ThreeWords([usize; 3]);
-        impl Future for ThreeWords {
-            type Output = usize;
-            fn poll(self: std::pin::Pin<&mut Self>, _: &mut std::task::Context<'_>) -> Poll<usize> {
-                Poll::Ready(self.0.iter().sum())
-            }
+    fn a_padded_task_with_a_three_word_future_takes_one_cache_pair() {
+        type Small = Cell<std::future::Ready<()>, Sched>;
+        type Chained = Cell<ThreeWords, Sched>;
+        for layout in [Small::layout(true), Chained::layout(true)] {
+            assert_eq!(layout.size(), CACHE_PAIR);
+            assert_eq!(layout.align(), CACHE_PAIR);
         }
-        type Chained = Cell<ThreeWords, std::sync::Arc<()>>;
-        assert_eq!(std::mem::size_of::<Chained>(), 128);
     }
 
     #[test]
-    fn cell_is_cache_line_aligned() {
-        assert_eq!(
-            std::mem::align_of::<Cell<std::future::Ready<u8>, Sched>>(),
-            128
-        );
+    fn an_unpadded_task_takes_its_natural_layout() {
+        type Chained = Cell<ThreeWords, Sched>;
+        let natural = Chained::layout(false);
+        assert_eq!(natural, std::alloc::Layout::new::<Chained>());
+        assert_eq!(natural.align(), std::mem::align_of::<usize>());
+        assert!(natural.size() <= CACHE_PAIR, "{natural:?}");
+    }
+
+    #[test]
+    fn cells_are_allocated_and_freed_with_their_schedulers_layout() {
+        for pads in [false, true] {
+            let scheduler = Sched { pads };
+            let origin = Origin::new(std::panic::Location::caller(), None);
+            let header = Cell::allocate(
+                ThreeWords([1, 2, 3]),
+                scheduler,
+                Id::next(),
+                vtable::<ThreeWords, Sched>(),
+                origin,
+            );
+            if pads {
+                assert_eq!(header.as_ptr() as usize % CACHE_PAIR, 0);
+            }
+            // SAFETY: fresh from `allocate`; nothing else refers to it.
+            unsafe { Cell::free(header.cast::<Cell<ThreeWords, Sched>>()) };
+        }
     }
 }

@@ -222,9 +222,7 @@ pub(crate) fn set_scheduler<R>(cx: &scheduler::Context, f: impl FnOnce() -> R) -
 /// Runs `f` with the scheduler this thread drives, if any.
 #[inline]
 pub(crate) fn with_scheduler<R>(f: impl FnOnce(Option<&scheduler::Context>) -> R) -> R {
-    let ptr = SCHEDULER
-        .try_with(|c| c.get())
-        .unwrap_or(std::ptr::null());
+    let ptr = SCHEDULER.try_with(|c| c.get()).unwrap_or(std::ptr::null());
     // SAFETY: the pointer is set only by `set_scheduler`, for the duration of
     // a borrow of the context that outlives this call on this thread.
     f(unsafe { ptr.as_ref() })

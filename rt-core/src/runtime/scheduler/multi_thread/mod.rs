@@ -287,6 +287,11 @@ impl Schedule for Arc<Handle> {
         worker::schedule_task(self, task, true);
     }
 
+    fn pads_tasks(&self) -> bool {
+        // Fixed when the runtime is built, as the trait requires.
+        self.shared.remotes.len() > 1
+    }
+
     fn measures_polls(&self) -> bool {
         self.common.config.measure_polls
     }
