@@ -137,11 +137,17 @@ impl Sleep {
     pub fn reset(mut self: Pin<&mut Self>, deadline: Instant) {
         *self.as_mut().project().deadline = deadline;
         let this = self.into_ref().get_ref();
-        if this.entry.state() != UNREGISTERED {
+        match this.entry.state() {
+            UNREGISTERED => {}
+            // Fired (or shut down): the driver unlinked it, and only we
+            // link it again, so it is in no list and needs no check for a
+            // deadline moved later. An interval's every tick comes here.
+            // SAFETY: as below; the entry is in no list.
+            FIRED | SHUTDOWN => unsafe { this.register_first() },
             // SAFETY: the entry is pinned inside `self` and deregistered in
             // `Drop`; `&mut self` makes us its only user; it only ever
             // registers with `this.shard`.
-            unsafe { this.register() };
+            _ => unsafe { this.register() },
         }
     }
 
@@ -149,9 +155,13 @@ impl Sleep {
     /// woken at the new deadline unless it polls again: what an
     /// [`Interval`](crate::Interval) does after handing out a tick, as
     /// tokio's does.
+    ///
+    /// The waker is forgotten before the reset: a deadline already passed
+    /// fires during the reset itself, which would otherwise wake the task
+    /// that is still running with the tick in hand.
     pub(crate) fn reset_without_waker(mut self: Pin<&mut Self>, deadline: Instant) {
-        self.as_mut().reset(deadline);
         self.entry.forget_waker();
+        self.as_mut().reset(deadline);
     }
 
     /// (Re)links the entry at `self.deadline`.
@@ -174,7 +184,9 @@ impl Sleep {
     ///
     /// # Safety
     ///
-    /// As for `register`, and the entry is `UNREGISTERED`.
+    /// As for `register`, and the entry is in no list: `UNREGISTERED`, or
+    /// `FIRED` or `SHUTDOWN` (the driver unlinks an entry before it marks
+    /// it so, and only its `Sleep` links it again).
     unsafe fn register_first(&self) {
         let (tick, exact) = self.deadline_tick_and_exact();
         // SAFETY: as in `register`; the entry is in no list (caller).
