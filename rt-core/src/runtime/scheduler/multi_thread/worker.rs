@@ -703,35 +703,50 @@ pub(super) fn schedule_task(handle: &Arc<Handle>, task: Task, is_yield: bool) {
 /// up (the task is no longer idle) or the last worker out drops with its
 /// queue. The worker itself notices shutdown at its next maintenance or
 /// park.
+///
+/// The common case, an empty LIFO slot, is inlined into every wake; the
+/// rest (`queue_local`) is a call away, so that the wake path saves and
+/// restores few registers.
+#[inline]
 fn schedule_local(handle: &Handle, core: &mut Core, task: Task, is_yield: bool) {
+    if is_yield || (!core.lifo_enabled && !core.local.is_empty()) {
+        // A yield waits behind other work; and when the LIFO run is capped
+        // and other tasks wait, this one queues behind them. With nothing
+        // queued there is nobody to be fair to, so it takes the slot as
+        // usual and runs after the main loop's checks. Queueing it would
+        // wake a sleeper to steal the one task this worker runs next, and
+        // with a ping-pong pair that wake-up repeats every few messages: the
+        // woken worker takes the task while its partner is still finishing
+        // its poll, the pair ends up split, and each searcher that finds
+        // work wakes the next one.
+        return queue_local(handle, core, task, is_yield);
+    }
+    match handle.shared.remotes[core.index].lifo.put(task) {
+        // The slot held another task: that one goes to the queue.
+        Some(prev) => queue_local(handle, core, prev, false),
+        None => {
+            // Only the LIFO slot holds it: this worker runs it once the
+            // current poll returns, and should that poll hang, the driver's
+            // watcher takes it (`lifo_watch.rs`). Waking a sleeper for it
+            // would only move the task to another thread. (A task the
+            // driver wakes onto its own holder is announced once the holder
+            // counts as unparked again: see `park`.)
+            if !core.in_park {
+                handle.shared.lifo_watch.task_placed(&handle.shared.driver);
+            }
+        }
+    }
+}
+
+/// Puts `task` in this worker's queue (or, for a yield, behind the other
+/// work) and offers the queue to a sleeper.
+#[inline(never)]
+fn queue_local(handle: &Handle, core: &mut Core, task: Task, is_yield: bool) {
     if is_yield {
         core.deferred.push(task);
         return;
     }
-    if !core.lifo_enabled && !core.local.is_empty() {
-        // The LIFO run is capped and other tasks wait: this one queues
-        // behind them. With nothing queued there is nobody to be fair to,
-        // so it takes the slot as usual and runs after the main loop's
-        // checks. Queueing it would wake a sleeper to steal the one task
-        // this worker runs next, and with a ping-pong pair that wake-up
-        // repeats every few messages: the woken worker takes the task
-        // while its partner is still finishing its poll, the pair ends up
-        // split, and each searcher that finds work wakes the next one.
-        core.push_local(task, handle);
-    } else if let Some(prev) = handle.shared.remotes[core.index].lifo.put(task) {
-        core.push_local(prev, handle);
-    } else {
-        // Only the LIFO slot holds it: this worker runs it once the current
-        // poll returns, and should that poll hang, the driver's watcher
-        // takes it (`lifo_watch.rs`). Waking a sleeper for it would only
-        // move the task to another thread. (A task the driver wakes onto
-        // its own holder is announced once the holder counts as unparked
-        // again: see `park`.)
-        if !core.in_park {
-            handle.shared.lifo_watch.task_placed(&handle.shared.driver);
-        }
-        return;
-    }
+    core.push_local(task, handle);
     if core.in_park {
         // Woken by the driver this worker is parked on: `park_with` shares
         // the work once it is back.
