@@ -78,7 +78,7 @@ where
         cx: &mut Context<'_>,
         buf: &mut [MaybeUninit<u8>],
     ) -> Poll<io::Result<usize>> {
-        self.io.poll_read_uninit(cx, buf)
+        self.io.poll_recv_uninit(cx, buf)
     }
 
     #[inline]

@@ -91,12 +91,13 @@ impl<E: mio::event::Source> Drop for PollEvented<E> {
 }
 
 impl<E: mio::event::Source + AsRawFd> PollEvented<E> {
-    /// Reads into `buf`, initialised or not, once readable. The kernel
-    /// writes straight into it: a reader that hands over uninitialised
-    /// memory (hyper's and tokio-util's 8 KiB read buffers) does not pay
-    /// for zeroing it first on every read.
+    /// Receives into `buf`, initialised or not, once readable; for socket
+    /// sources only (it is `recv(2)`). The kernel writes straight into it:
+    /// a reader that hands over uninitialised memory (hyper's and
+    /// tokio-util's 8 KiB read buffers) does not pay for zeroing it first
+    /// on every read.
     #[inline]
-    pub(crate) fn poll_read_uninit(
+    pub(crate) fn poll_recv_uninit(
         &self,
         cx: &mut Context<'_>,
         buf: &mut [MaybeUninit<u8>],
@@ -108,16 +109,19 @@ impl<E: mio::event::Source + AsRawFd> PollEvented<E> {
             .as_raw_fd();
         let len = buf.len();
         self.registration
-            .poll_read_io(cx, len, || read_uninit(fd, &mut *buf))
+            .poll_read_io(cx, len, || recv_uninit(fd, &mut *buf))
     }
 }
 
-/// One `read(2)` of `fd` into `buf`, which need not be initialised.
+/// One `recv(2)` of socket `fd` into `buf`, which need not be initialised.
+/// `recv` rather than `read`: the kernel goes straight to the socket,
+/// without the file layer's checks and notifications that `read` passes
+/// through, and std's own socket reads make the same call.
 #[inline]
-fn read_uninit(fd: RawFd, buf: &mut [MaybeUninit<u8>]) -> io::Result<usize> {
-    // SAFETY: `buf` is valid for writes of `buf.len()` bytes, and `read`
+fn recv_uninit(fd: RawFd, buf: &mut [MaybeUninit<u8>]) -> io::Result<usize> {
+    // SAFETY: `buf` is valid for writes of `buf.len()` bytes, and `recv`
     // writes at most that many; `fd` belongs to a source the caller
     // borrows, so it stays open for the call.
-    let n = unsafe { libc::read(fd, buf.as_mut_ptr().cast(), buf.len()) };
+    let n = unsafe { libc::recv(fd, buf.as_mut_ptr().cast(), buf.len(), 0) };
     usize::try_from(n).map_err(|_| io::Error::last_os_error())
 }
