@@ -29,10 +29,10 @@ use super::id::Id;
 use super::origin::Origin;
 use super::raw::Vtable;
 use super::state::State;
+use super::Schedule;
 use crate::loom::cell::UnsafeCell;
 use crate::loom::sync::atomic::{AtomicU32, Ordering};
 use crate::util::linked_list;
-use super::Schedule;
 use std::alloc::Layout;
 use std::future::Future;
 use std::num::NonZeroU64;
@@ -157,8 +157,8 @@ impl<F: Future, S: Schedule> Cell<F, S> {
                 last_poll: AtomicU32::new(0),
             },
         };
-        // SAFETY: `ptr` is a fresh allocation of at least the cell's size at
-        // least its alignment.
+        // SAFETY: `ptr` is a fresh allocation with at least the cell's size
+        // and alignment, and nothing else refers to it yet.
         unsafe { ptr.as_ptr().write(cell) };
         // The header is the first field of a #[repr(C)] struct, so the cell
         // pointer is the header pointer.

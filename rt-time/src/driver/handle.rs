@@ -267,7 +267,9 @@ impl Handle {
 
     /// [`reregister`](Self::reregister) with the exact deadline `exact`
     /// (from `deadline_to_tick_and_exact`) next to its tick, so that the driver may
-    /// fire the entry as soon as the clock passes it.
+    /// fire the entry as soon as the clock passes it. `tick` is the tick of
+    /// `exact` (`tick_of_exact`), as `deadline_to_tick_and_exact` returns
+    /// them: the wheel finds a moved entry's new tick from `exact` alone.
     ///
     /// # Safety
     ///
@@ -280,6 +282,7 @@ impl Handle {
         tick: u64,
         exact: u64,
     ) {
+        debug_assert_eq!(tick_of_exact(exact), tick, "a tick apart from its deadline");
         let wheel = self.lock(shard);
         // SAFETY: the entry is live (caller) and we hold its shard lock.
         let e = unsafe { entry.as_ref() };
@@ -293,11 +296,7 @@ impl Handle {
             // exact deadline alone. No unlink, no insert, and no unpark: the
             // driver already wakes no later than the old place. This path is
             // inlined into the caller; the rest is a call away.
-            if when != IN_EXPIRED_LIST
-                && tick >= when
-                && tick_of_exact(exact) == tick
-                && !self.is_shutdown.load(SeqCst)
-            {
+            if when != IN_EXPIRED_LIST && tick >= when && !self.is_shutdown.load(SeqCst) {
                 // SAFETY: we hold the shard lock.
                 unsafe { e.set_exact(exact) };
                 return;
