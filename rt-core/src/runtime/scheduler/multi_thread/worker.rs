@@ -212,14 +212,19 @@ impl Core {
     /// Looks for work elsewhere: other workers' queues (half of each, from a
     /// random victim on), then the injector.
     fn steal_work(&mut self, handle: &Handle) -> Option<Task> {
+        let remotes = &handle.shared.remotes;
+        let n = remotes.len();
+        if n == 1 {
+            // The only worker: no queue to steal from and nobody to pass a
+            // find on to, so it does not count itself as searching either.
+            return self.take_from_injector(handle);
+        }
         if !self.is_searching {
             if !handle.shared.idle.transition_to_searching() {
                 return None;
             }
             self.is_searching = true;
         }
-        let remotes = &handle.shared.remotes;
-        let n = remotes.len();
         let start = self.rand.fastrand_n(n as u32) as usize;
         for _attempt in 0..3 {
             let mut retry = false;
@@ -252,12 +257,18 @@ impl Core {
     /// Takes another worker's LIFO task that has sat in its slot for a
     /// watch interval (its worker is stuck in a long poll).
     fn rescue_stranded(&mut self, handle: &Handle) -> Option<Task> {
-        let now = Instant::now();
+        // One clock reading for all the slots, taken at the first one that
+        // holds a task (usually none does).
+        let mut now = None;
         for (i, remote) in handle.shared.remotes.iter().enumerate() {
             if i == self.index {
                 continue;
             }
-            if self.sightings.is_stranded(i, remote.lifo.stamp(), now) {
+            let stamp = remote.lifo.stamp();
+            if self
+                .sightings
+                .is_stranded(i, stamp, || *now.get_or_insert_with(Instant::now))
+            {
                 self.sightings.forget(i);
                 if let Some(task) = remote.lifo.take() {
                     handle.shared.remotes[self.index].metrics.count_steal(1);
@@ -470,22 +481,25 @@ impl Context {
             task.run();
             let mut lifo_polls = 0;
             loop {
+                // The core stays in the context while the slot is looked
+                // at; it leaves only when the loop ends.
+                let mut slot = self.core.borrow_mut();
                 // `None`: a `block_in_place` inside the poll took the core.
-                let mut core = self.core.borrow_mut().take().ok_or(())?;
+                let core = slot.as_mut().ok_or(())?;
                 if !core.lifo_enabled {
                     // Capped: a task the last poll put in the slot runs
                     // after the main loop's checks (driver, injector).
-                    return Ok(core);
+                    return slot.take().ok_or(());
                 }
                 let Some(task) = handle.shared.remotes[core.index].lifo.take() else {
-                    return Ok(core);
+                    return slot.take().ok_or(());
                 };
                 if !coop::has_budget_remaining() {
                     // Out of budget: the LIFO task waits its turn in the
                     // queue, where others can steal it.
                     core.push_local(task, handle);
                     handle.notify_parked();
-                    return Ok(core);
+                    return slot.take().ok_or(());
                 }
                 lifo_polls += 1;
                 if lifo_polls >= MAX_LIFO_POLLS_PER_TICK {
@@ -494,7 +508,8 @@ impl Context {
                 let task = handle.shared.owned.assert_owner(task);
                 metrics.count_poll(&mut core.clock);
                 core.queue_interval.count_poll();
-                *self.core.borrow_mut() = Some(core);
+                // Released before the poll: the task's wakes borrow it.
+                drop(slot);
                 task.run();
             }
         })
