@@ -225,16 +225,33 @@ impl ScheduledIo {
         } else {
             None
         };
-        if waiters.list.is_empty() {
-            // The common case (sockets wait through their slots only): no
-            // list to walk and at most two wakers, woken straight from the
-            // stack once the lock is released.
+        let front = waiters.list.front();
+        if front == waiters.list.back() {
+            // The common cases: stream sockets wait through their slots
+            // only, and a datagram socket or a `ready()` call usually has
+            // one task waiting in the list. At most three wakers, woken
+            // straight from the stack once the lock is released.
+            let listed = front.and_then(|node| {
+                // SAFETY: as in the walk below.
+                let waiter = unsafe { &mut *node.as_ptr() };
+                if !ready.satisfies(waiter.interest) {
+                    return None;
+                }
+                waiter.is_ready = true;
+                // SAFETY: `node` is live and linked in this list (it is
+                // its only node), and we hold the lock that guards it.
+                unsafe { waiters.list.remove(node) };
+                waiter.waker.take()
+            });
             drop(waiters);
             if let Some(reader) = reader {
                 reader.wake();
             }
             if let Some(writer) = writer {
                 writer.wake();
+            }
+            if let Some(listed) = listed {
+                listed.wake();
             }
             return;
         }
@@ -567,6 +584,33 @@ mod tests {
         // left to the priority and closed bits.
         assert!(!woken(&priority));
         assert!(priority_fut.as_mut().poll(priority_cx).is_pending());
+    }
+
+    /// A lone list waiter is decided without the batch: an event it does
+    /// not wait for leaves it listed, one it waits for wakes it together
+    /// with the slot's waker.
+    #[test]
+    fn a_lone_list_waiter_stays_until_its_event_and_wakes_with_the_slot() {
+        let io = ScheduledIo::new();
+        let (count, waker) = counting_waker();
+        let cx = &mut Context::from_waker(&waker);
+        let mut fut = Box::pin(io.readiness(Interest::WRITABLE));
+        assert!(fut.as_mut().poll(cx).is_pending());
+
+        io.set_readiness(1, Ready::READABLE);
+        assert!(!woken(&count), "woken by an event it does not wait for");
+        assert!(fut.as_mut().poll(cx).is_pending());
+
+        let (reader, reader_waker) = counting_waker();
+        let read_cx = &mut Context::from_waker(&reader_waker);
+        io.clear_readiness(io.ready_event(Interest::READABLE));
+        assert!(io.poll_readiness(read_cx, Direction::Read).is_pending());
+        io.set_readiness(2, Ready::READABLE | Ready::WRITABLE);
+        assert!(woken(&count) && woken(&reader));
+        let Poll::Ready(event) = fut.as_mut().poll(cx) else {
+            panic!("a woken waiter is not ready");
+        };
+        assert!(event.ready.is_writable());
     }
 
     #[test]
