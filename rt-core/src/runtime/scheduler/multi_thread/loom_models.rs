@@ -72,13 +72,21 @@ impl Queue {
 }
 
 /// One pass of a worker that finds nothing locally: search, then park,
-/// exactly as `worker.rs` orders the steps.
-fn worker_pass(index: usize, idle: &Idle, queue: &Queue, log: &std::sync::Mutex<Vec<String>>) {
+/// exactly as `worker.rs` orders the steps. A `lone` worker (the only one
+/// of its runtime) does not search, and re-checks before sleeping as a last
+/// searcher does.
+fn worker_pass(
+    index: usize,
+    lone: bool,
+    idle: &Idle,
+    queue: &Queue,
+    log: &std::sync::Mutex<Vec<String>>,
+) {
     if queue.pop().is_some() {
         log.lock().unwrap().push(format!("w{index} popped"));
         return;
     }
-    let searching = idle.transition_to_searching();
+    let searching = !lone && idle.transition_to_searching();
     log.lock()
         .unwrap()
         .push(format!("w{index} searching={searching}"));
@@ -94,8 +102,8 @@ fn worker_pass(index: usize, idle: &Idle, queue: &Queue, log: &std::sync::Mutex<
     log.lock()
         .unwrap()
         .push(format!("w{index} parked last={last} empty={empty}"));
-    if last && !empty {
-        // The last searcher re-checks before sleeping.
+    if (last || lone) && !empty {
+        // The last searcher (or the lone worker) re-checks before sleeping.
         let n = idle.worker_to_notify();
         log.lock()
             .unwrap()
@@ -115,7 +123,7 @@ fn no_task_left_queued_while_every_worker_sleeps() {
         let workers: Vec<_> = (0..2)
             .map(|i| {
                 let (idle, queue, log) = (idle.clone(), queue.clone(), log.clone());
-                thread::spawn(move || worker_pass(i, &idle, &queue, &log))
+                thread::spawn(move || worker_pass(i, false, &idle, &queue, &log))
             })
             .collect();
         // A remote spawn: push, then wake a parked worker if useful.
@@ -129,6 +137,34 @@ fn no_task_left_queued_while_every_worker_sleeps() {
             queue.is_empty() || idle.num_sleepers() < 2,
             "a task is queued while both workers sleep un-notified (searching {}) {:?}",
             idle.num_searching(),
+            log.lock().unwrap()
+        );
+    });
+}
+
+/// The same with a runtime of one worker, which never searches: a remote
+/// push that finds it still counted as unparked wakes nobody, so the worker
+/// itself must see that task before it sleeps.
+#[test]
+fn no_task_left_queued_while_a_lone_worker_sleeps() {
+    loom::model(|| {
+        let idle = std::sync::Arc::new(Idle::new(1));
+        let queue = std::sync::Arc::new(Queue {
+            items: Mutex::new(VecDeque::new()),
+            len: AtomicUsize::new(0),
+        });
+        let log = std::sync::Arc::new(std::sync::Mutex::new(Vec::new()));
+        let worker = {
+            let (idle, queue, log) = (idle.clone(), queue.clone(), log.clone());
+            thread::spawn(move || worker_pass(0, true, &idle, &queue, &log))
+        };
+        queue.push(1);
+        let n = idle.worker_to_notify();
+        log.lock().unwrap().push(format!("remote notify -> {n:?}"));
+        worker.join().unwrap();
+        assert!(
+            queue.is_empty() || idle.num_sleepers() == 0,
+            "a task is queued while the lone worker sleeps un-notified {:?}",
             log.lock().unwrap()
         );
     });

@@ -217,6 +217,8 @@ impl Core {
         if n == 1 {
             // The only worker: no queue to steal from and nobody to pass a
             // find on to, so it does not count itself as searching either.
+            // (Before it sleeps, it looks at the injector once more, as a
+            // last searcher does: see `park`.)
             return self.take_from_injector(handle);
         }
         if !self.is_searching {
@@ -534,12 +536,15 @@ impl Context {
         if core.has_local_work(handle) {
             return core;
         }
-        if handle
+        let last_searcher = handle
             .shared
             .idle
-            .transition_to_parked(core.index, core.is_searching)
-        {
-            // We were the last searcher: make sure nothing was left behind.
+            .transition_to_parked(core.index, core.is_searching);
+        // The last searcher makes sure nothing was left behind: a remote
+        // push that saw it searching woke nobody. A lone worker never
+        // searches (`steal_work`), so nobody else would look: it is always
+        // the last to, and checks the same way.
+        if last_searcher || handle.shared.remotes.len() == 1 {
             notify_if_work_pending(handle, core.index);
         }
         core.is_searching = false;
