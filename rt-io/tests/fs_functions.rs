@@ -276,6 +276,36 @@ fn read_dir_lists_every_entry_across_batches() {
     });
 }
 
+/// Entries of one batch share their storage: each must stay whole after
+/// its siblings, the later batches and the listing itself are gone.
+#[test]
+fn read_dir_entries_outlive_their_siblings_and_the_listing() {
+    let dir = ScratchDir::new("read-dir-kept");
+    run(async {
+        for i in 0..40 {
+            fs::write(dir.join(&format!("kept-{i:02}")), vec![0; i])
+                .await
+                .unwrap();
+        }
+        let mut entries = fs::read_dir(dir.path()).await.unwrap();
+        let mut kept = Vec::new();
+        while let Some(entry) = entries.next_entry().await.unwrap() {
+            kept.push(entry);
+        }
+        drop(entries);
+        // Every other entry goes first, then the rest are checked.
+        let kept: Vec<_> = kept.into_iter().skip(1).step_by(2).collect();
+        assert_eq!(kept.len(), 20);
+        for entry in kept {
+            let name = entry.file_name().into_string().unwrap();
+            let len: u64 = name["kept-".len()..].parse().unwrap();
+            assert_eq!(entry.metadata().await.unwrap().len(), len);
+            assert!(entry.file_type().await.unwrap().is_file());
+            assert_eq!(entry.path(), dir.join(&name));
+        }
+    });
+}
+
 #[test]
 fn read_dir_of_empty_missing_and_file() {
     let dir = ScratchDir::new("read-dir-errors");

@@ -4,7 +4,6 @@
 
 use super::blocking::{asyncify, pool_failure};
 use rt_core::task::JoinHandle;
-use std::collections::VecDeque;
 use std::ffi::OsString;
 use std::fmt;
 use std::fs::{FileType, Metadata};
@@ -45,12 +44,10 @@ const BATCH: usize = 32;
 /// ```
 pub async fn read_dir(path: impl AsRef<Path>) -> io::Result<ReadDir> {
     let path = path.as_ref().to_owned();
-    let std = asyncify(move || std::fs::read_dir(path)).await?;
+    // Opening and the first batch share one hop to the blocking pool.
+    let first = asyncify(move || std::fs::read_dir(path).map(Batch::fetch)).await?;
     Ok(ReadDir {
-        state: State::Idle(Batch {
-            entries: VecDeque::new(),
-            rest: Some(std),
-        }),
+        state: State::Idle(first),
     })
 }
 
@@ -64,26 +61,78 @@ enum State {
     Fetching(JoinHandle<Batch>),
 }
 
+/// The entries one hop to the blocking pool fetched.
 struct Batch {
-    entries: VecDeque<io::Result<DirEntry>>,
+    /// Shared with the [`DirEntry`]s handed out from it: one allocation
+    /// per batch rather than one per entry.
+    listed: Arc<Vec<Listed>>,
+    /// How many of `listed` were handed out.
+    taken: usize,
+    /// The error that ended this hop, handed out after its entries.
+    error: Option<io::Error>,
     /// The rest of the listing; `None` once it is exhausted.
     rest: Option<std::fs::ReadDir>,
 }
 
+/// One entry as the blocking pool read it.
+struct Listed {
+    std: std::fs::DirEntry,
+    /// Read with the entry, since it is usually free there.
+    file_type: Option<FileType>,
+}
+
 impl Batch {
-    fn fill(mut self) -> Batch {
-        if let Some(rest) = &mut self.rest {
-            for _ in 0..BATCH {
-                match rest.next() {
-                    Some(entry) => self.entries.push_back(entry.map(DirEntry::from_std)),
-                    None => {
-                        self.rest = None;
-                        break;
-                    }
+    /// Reads up to [`BATCH`] entries of `rest`, stopping early at an error
+    /// or at the end of the listing.
+    fn fetch(mut rest: std::fs::ReadDir) -> Batch {
+        let mut listed = Vec::with_capacity(BATCH);
+        let mut error = None;
+        let mut more = true;
+        while listed.len() < BATCH {
+            match rest.next() {
+                Some(Ok(std)) => listed.push(Listed {
+                    file_type: std.file_type().ok(),
+                    std,
+                }),
+                Some(Err(err)) => {
+                    error = Some(err);
+                    break;
+                }
+                None => {
+                    more = false;
+                    break;
                 }
             }
         }
-        self
+        Batch {
+            listed: Arc::new(listed),
+            taken: 0,
+            error,
+            rest: more.then_some(rest),
+        }
+    }
+
+    /// A listing that ended without entries (the blocking pool failed).
+    fn ended() -> Batch {
+        Batch {
+            listed: Arc::new(Vec::new()),
+            taken: 0,
+            error: None,
+            rest: None,
+        }
+    }
+
+    /// The next entry not yet handed out.
+    fn next_entry(&mut self) -> Option<DirEntry> {
+        if self.taken == self.listed.len() {
+            return None;
+        }
+        let index = self.taken;
+        self.taken += 1;
+        Some(DirEntry {
+            batch: self.listed.clone(),
+            index,
+        })
     }
 }
 
@@ -120,31 +169,24 @@ impl ReadDir {
         loop {
             match &mut self.state {
                 State::Idle(batch) => {
-                    if let Some(entry) = batch.entries.pop_front() {
-                        return Poll::Ready(entry.map(Some));
+                    if let Some(entry) = batch.next_entry() {
+                        return Poll::Ready(Ok(Some(entry)));
                     }
-                    if batch.rest.is_none() {
+                    if let Some(err) = batch.error.take() {
+                        return Poll::Ready(Err(err));
+                    }
+                    let Some(rest) = batch.rest.take() else {
                         return Poll::Ready(Ok(None));
-                    }
-                    let batch = std::mem::replace(
-                        batch,
-                        Batch {
-                            entries: VecDeque::new(),
-                            rest: None,
-                        },
-                    );
+                    };
                     self.state =
-                        State::Fetching(rt_core::task::spawn_blocking(move || batch.fill()));
+                        State::Fetching(rt_core::task::spawn_blocking(move || Batch::fetch(rest)));
                 }
                 State::Fetching(handle) => {
                     let fetched = ready!(Pin::new(handle).poll(cx));
                     match fetched {
                         Ok(batch) => self.state = State::Idle(batch),
                         Err(_) => {
-                            self.state = State::Idle(Batch {
-                                entries: VecDeque::new(),
-                                rest: None,
-                            });
+                            self.state = State::Idle(Batch::ended());
                             return Poll::Ready(Err(pool_failure()));
                         }
                     }
@@ -161,34 +203,40 @@ impl fmt::Debug for ReadDir {
 }
 
 /// One entry of a directory listing, yielded by [`ReadDir`].
+///
+/// Entries fetched in the same hop to the blocking pool share one
+/// allocation, which lives as long as any of them.
 pub struct DirEntry {
-    std: Arc<std::fs::DirEntry>,
-    /// Fetched with the batch, since it is usually free there.
-    file_type: Option<FileType>,
+    batch: Arc<Vec<Listed>>,
+    index: usize,
 }
 
 impl DirEntry {
-    fn from_std(std: std::fs::DirEntry) -> DirEntry {
-        let file_type = std.file_type().ok();
+    fn listed(&self) -> &Listed {
+        &self.batch[self.index]
+    }
+
+    /// Another handle to the same entry, for a blocking-pool call.
+    fn share(&self) -> DirEntry {
         DirEntry {
-            std: Arc::new(std),
-            file_type,
+            batch: self.batch.clone(),
+            index: self.index,
         }
     }
 
     /// The full path: the listed directory joined with the file name.
     pub fn path(&self) -> PathBuf {
-        self.std.path()
+        self.listed().std.path()
     }
 
     /// The bare file name of the entry.
     pub fn file_name(&self) -> OsString {
-        self.std.file_name()
+        self.listed().std.file_name()
     }
 
     /// The inode number of the entry.
     pub fn ino(&self) -> u64 {
-        std::os::unix::fs::DirEntryExt::ino(&*self.std)
+        std::os::unix::fs::DirEntryExt::ino(&self.listed().std)
     }
 
     /// The metadata of the entry, without following a symbolic link.
@@ -197,8 +245,8 @@ impl DirEntry {
     ///
     /// Those of [`std::fs::DirEntry::metadata`] (e.g. the entry was removed).
     pub async fn metadata(&self) -> io::Result<Metadata> {
-        let std = self.std.clone();
-        asyncify(move || std.metadata()).await
+        let entry = self.share();
+        asyncify(move || entry.listed().std.metadata()).await
     }
 
     /// The type of the entry, without following a symbolic link.
@@ -207,11 +255,11 @@ impl DirEntry {
     ///
     /// Those of [`std::fs::DirEntry::file_type`].
     pub async fn file_type(&self) -> io::Result<FileType> {
-        if let Some(file_type) = self.file_type {
+        if let Some(file_type) = self.listed().file_type {
             return Ok(file_type);
         }
-        let std = self.std.clone();
-        asyncify(move || std.file_type()).await
+        let entry = self.share();
+        asyncify(move || entry.listed().std.file_type()).await
     }
 }
 
