@@ -45,7 +45,10 @@ const BATCH: usize = 32;
 pub async fn read_dir(path: impl AsRef<Path>) -> io::Result<ReadDir> {
     let path = path.as_ref().to_owned();
     // Opening and the first batch share one hop to the blocking pool.
-    let first = asyncify(move || std::fs::read_dir(path).map(Batch::fetch)).await?;
+    let first = asyncify(move || {
+        std::fs::read_dir(path).map(|rest| Batch::fetch(Arc::new(Vec::new()), rest))
+    })
+    .await?;
     Ok(ReadDir {
         state: State::Idle(first),
     })
@@ -59,12 +62,16 @@ pub struct ReadDir {
 enum State {
     Idle(Batch),
     Fetching(JoinHandle<Batch>),
+    /// The listing is over because the blocking pool failed a fetch (and,
+    /// for a moment, the state while a batch is handed to the next fetch).
+    Ended,
 }
 
 /// The entries one hop to the blocking pool fetched.
 struct Batch {
     /// Shared with the [`DirEntry`]s handed out from it: one allocation
-    /// per batch rather than one per entry.
+    /// per batch rather than one per entry, and none at all when no entry
+    /// of the previous batch is still held (its storage is reused).
     listed: Arc<Vec<Listed>>,
     /// How many of `listed` were handed out.
     taken: usize,
@@ -82,15 +89,31 @@ struct Listed {
 }
 
 impl Batch {
-    /// Reads up to [`BATCH`] entries of `rest`, stopping early at an error
-    /// or at the end of the listing.
-    fn fetch(mut rest: std::fs::ReadDir) -> Batch {
-        let mut listed = Vec::with_capacity(BATCH);
+    /// Reads up to [`BATCH`] entries of `rest` into `listed`, stopping
+    /// early at an error or at the end of the listing. Runs on the blocking
+    /// pool.
+    ///
+    /// `listed` is the previous batch's storage: when none of its entries
+    /// is held any more, it is emptied and reused here, so the entries are
+    /// freed by the thread that allocated them and the batch allocates
+    /// nothing; otherwise a fresh one is allocated.
+    fn fetch(mut listed: Arc<Vec<Listed>>, mut rest: std::fs::ReadDir) -> Batch {
+        let entries = match Arc::get_mut(&mut listed) {
+            Some(entries) => {
+                entries.clear();
+                entries
+            }
+            None => {
+                listed = Arc::new(Vec::new());
+                Arc::get_mut(&mut listed).expect("a new Arc is unique")
+            }
+        };
+        entries.reserve(BATCH);
         let mut error = None;
         let mut more = true;
-        while listed.len() < BATCH {
+        while entries.len() < BATCH {
             match rest.next() {
-                Some(Ok(std)) => listed.push(Listed {
+                Some(Ok(std)) => entries.push(Listed {
                     file_type: std.file_type().ok(),
                     std,
                 }),
@@ -105,20 +128,10 @@ impl Batch {
             }
         }
         Batch {
-            listed: Arc::new(listed),
+            listed,
             taken: 0,
             error,
             rest: more.then_some(rest),
-        }
-    }
-
-    /// A listing that ended without entries (the blocking pool failed).
-    fn ended() -> Batch {
-        Batch {
-            listed: Arc::new(Vec::new()),
-            taken: 0,
-            error: None,
-            rest: None,
         }
     }
 
@@ -178,19 +191,28 @@ impl ReadDir {
                     let Some(rest) = batch.rest.take() else {
                         return Poll::Ready(Ok(None));
                     };
-                    self.state =
-                        State::Fetching(rt_core::task::spawn_blocking(move || Batch::fetch(rest)));
+                    // The batch's storage goes to the fetch, which reuses
+                    // it if no entry of it is held elsewhere.
+                    let State::Idle(Batch { listed, .. }) =
+                        std::mem::replace(&mut self.state, State::Ended)
+                    else {
+                        unreachable!("matched as idle above")
+                    };
+                    self.state = State::Fetching(rt_core::task::spawn_blocking(move || {
+                        Batch::fetch(listed, rest)
+                    }));
                 }
                 State::Fetching(handle) => {
                     let fetched = ready!(Pin::new(handle).poll(cx));
                     match fetched {
                         Ok(batch) => self.state = State::Idle(batch),
                         Err(_) => {
-                            self.state = State::Idle(Batch::ended());
+                            self.state = State::Ended;
                             return Poll::Ready(Err(pool_failure()));
                         }
                     }
                 }
+                State::Ended => return Poll::Ready(Ok(None)),
             }
         }
     }
