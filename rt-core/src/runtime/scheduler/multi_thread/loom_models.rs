@@ -111,33 +111,42 @@ fn worker_pass(
     }
 }
 
+/// Runs one pass of each of `workers` workers (a lone one when there is
+/// one) against a remote spawn: push, then wake a parked worker if useful.
+/// Returns the idle state afterwards, whether the task is still queued,
+/// and the steps taken.
+fn remote_spawn_against_idle_workers(workers: usize) -> (std::sync::Arc<Idle>, bool, Vec<String>) {
+    let idle = std::sync::Arc::new(Idle::new(workers));
+    let queue = std::sync::Arc::new(Queue {
+        items: Mutex::new(VecDeque::new()),
+        len: AtomicUsize::new(0),
+    });
+    let log = std::sync::Arc::new(std::sync::Mutex::new(Vec::new()));
+    let lone = workers == 1;
+    let passes: Vec<_> = (0..workers)
+        .map(|i| {
+            let (idle, queue, log) = (idle.clone(), queue.clone(), log.clone());
+            thread::spawn(move || worker_pass(i, lone, &idle, &queue, &log))
+        })
+        .collect();
+    queue.push(1);
+    let n = idle.worker_to_notify();
+    log.lock().unwrap().push(format!("remote notify -> {n:?}"));
+    for pass in passes {
+        pass.join().unwrap();
+    }
+    let steps = log.lock().unwrap().clone();
+    (idle, !queue.is_empty(), steps)
+}
+
 #[test]
 fn no_task_left_queued_while_every_worker_sleeps() {
     loom::model(|| {
-        let idle = std::sync::Arc::new(Idle::new(2));
-        let queue = std::sync::Arc::new(Queue {
-            items: Mutex::new(VecDeque::new()),
-            len: AtomicUsize::new(0),
-        });
-        let log = std::sync::Arc::new(std::sync::Mutex::new(Vec::new()));
-        let workers: Vec<_> = (0..2)
-            .map(|i| {
-                let (idle, queue, log) = (idle.clone(), queue.clone(), log.clone());
-                thread::spawn(move || worker_pass(i, false, &idle, &queue, &log))
-            })
-            .collect();
-        // A remote spawn: push, then wake a parked worker if useful.
-        queue.push(1);
-        let n = idle.worker_to_notify();
-        log.lock().unwrap().push(format!("remote notify -> {n:?}"));
-        for w in workers {
-            w.join().unwrap();
-        }
+        let (idle, queued, steps) = remote_spawn_against_idle_workers(2);
         assert!(
-            queue.is_empty() || idle.num_sleepers() < 2,
-            "a task is queued while both workers sleep un-notified (searching {}) {:?}",
+            !queued || idle.num_sleepers() < 2,
+            "a task is queued while both workers sleep un-notified (searching {}) {steps:?}",
             idle.num_searching(),
-            log.lock().unwrap()
         );
     });
 }
@@ -148,24 +157,10 @@ fn no_task_left_queued_while_every_worker_sleeps() {
 #[test]
 fn no_task_left_queued_while_a_lone_worker_sleeps() {
     loom::model(|| {
-        let idle = std::sync::Arc::new(Idle::new(1));
-        let queue = std::sync::Arc::new(Queue {
-            items: Mutex::new(VecDeque::new()),
-            len: AtomicUsize::new(0),
-        });
-        let log = std::sync::Arc::new(std::sync::Mutex::new(Vec::new()));
-        let worker = {
-            let (idle, queue, log) = (idle.clone(), queue.clone(), log.clone());
-            thread::spawn(move || worker_pass(0, true, &idle, &queue, &log))
-        };
-        queue.push(1);
-        let n = idle.worker_to_notify();
-        log.lock().unwrap().push(format!("remote notify -> {n:?}"));
-        worker.join().unwrap();
+        let (idle, queued, steps) = remote_spawn_against_idle_workers(1);
         assert!(
-            queue.is_empty() || idle.num_sleepers() == 0,
-            "a task is queued while the lone worker sleeps un-notified {:?}",
-            log.lock().unwrap()
+            !queued || idle.num_sleepers() == 0,
+            "a task is queued while the lone worker sleeps un-notified {steps:?}",
         );
     });
 }
