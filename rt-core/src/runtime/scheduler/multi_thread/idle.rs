@@ -11,7 +11,11 @@
 //! * a wake that finds a searcher does nothing: that searcher will find the
 //!   work;
 //! * the last searcher to find work wakes another worker, so a burst of
-//!   work spreads over the pool one worker at a time.
+//!   work spreads over the pool one worker at a time;
+//! * the last searcher to go to sleep looks for work once more, since a
+//!   push that saw it searching woke nobody; so does the only worker of a
+//!   runtime, which never searches (there is nobody to steal from) and
+//!   which a push that saw it awake woke just as little.
 
 use crate::loom::sync::atomic::{AtomicUsize, Ordering::SeqCst};
 use crate::loom::sync::Mutex;
@@ -108,13 +112,14 @@ impl Idle {
         Idle::searching(prev) == 1
     }
 
-    /// A worker goes to sleep. Returns whether it was the last searcher.
+    /// A worker goes to sleep. Returns whether it must look for work once
+    /// more first: it was the last searcher, or it is the only worker.
     pub(super) fn transition_to_parked(&self, worker: usize, is_searching: bool) -> bool {
         let mut sleepers = self.sleepers.lock().unwrap_or_else(|e| e.into_inner());
         let dec = (1 << UNPARKED_SHIFT) | usize::from(is_searching);
         let prev = self.state.fetch_sub(dec, SeqCst);
         sleepers.push(worker);
-        is_searching && Idle::searching(prev) == 1
+        (is_searching && Idle::searching(prev) == 1) || self.num_workers == 1
     }
 
     /// A parked worker woke up; decides in one step, under the sleeper
@@ -227,5 +232,12 @@ mod tests {
         assert!(idle.transition_to_parked(0, true));
         assert!(idle.unpark_worker_by_id(0));
         assert!(!idle.unpark_worker_by_id(0));
+    }
+
+    #[test]
+    fn a_lone_worker_parking_always_looks_again() {
+        let idle = Idle::new(1);
+        assert!(idle.transition_to_parked(0, false));
+        assert_eq!(idle.num_searching(), 0);
     }
 }

@@ -73,8 +73,7 @@ impl Queue {
 
 /// One pass of a worker that finds nothing locally: search, then park,
 /// exactly as `worker.rs` orders the steps. A `lone` worker (the only one
-/// of its runtime) does not search, and re-checks before sleeping as a last
-/// searcher does.
+/// of its runtime) does not search.
 fn worker_pass(
     index: usize,
     lone: bool,
@@ -102,8 +101,9 @@ fn worker_pass(
     log.lock()
         .unwrap()
         .push(format!("w{index} parked last={last} empty={empty}"));
-    if (last || lone) && !empty {
-        // The last searcher (or the lone worker) re-checks before sleeping.
+    if last && !empty {
+        // The last to look (last searcher or lone worker) re-checks before
+        // sleeping.
         let n = idle.worker_to_notify();
         log.lock()
             .unwrap()

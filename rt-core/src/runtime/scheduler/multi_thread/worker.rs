@@ -218,7 +218,7 @@ impl Core {
             // The only worker: no queue to steal from and nobody to pass a
             // find on to, so it does not count itself as searching either.
             // (Before it sleeps, it looks at the injector once more, as a
-            // last searcher does: see `park`.)
+            // last searcher does: see `Idle::transition_to_parked`.)
             return self.take_from_injector(handle);
         }
         if !self.is_searching {
@@ -536,15 +536,13 @@ impl Context {
         if core.has_local_work(handle) {
             return core;
         }
-        let last_searcher = handle
+        if handle
             .shared
             .idle
-            .transition_to_parked(core.index, core.is_searching);
-        // The last searcher makes sure nothing was left behind: a remote
-        // push that saw it searching woke nobody. A lone worker never
-        // searches (`steal_work`), so nobody else would look: it is always
-        // the last to, and checks the same way.
-        if last_searcher || handle.shared.remotes.len() == 1 {
+            .transition_to_parked(core.index, core.is_searching)
+        {
+            // The last to look (the last searcher, or a lone worker): make
+            // sure nothing was left behind.
             notify_if_work_pending(handle, core.index);
         }
         core.is_searching = false;
