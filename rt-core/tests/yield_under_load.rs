@@ -1,6 +1,7 @@
 //! A task that yields still runs again while other tasks keep the
-//! scheduler's queue full (tokio's `ping_pong_saturation`), and a task
-//! that yields alone lets the driver be polled within a few yields.
+//! scheduler's queue full (tokio's `ping_pong_saturation`), a task that
+//! yields alone lets the driver be polled within a few yields, and a
+//! worker busy with a yield loop still steals from a worker that is stuck.
 
 use rt_core::runtime::{Builder, Driver, ParkThread, Unpark};
 use rt_core::task;
@@ -114,4 +115,63 @@ fn a_lone_yield_loop_polls_the_driver_every_few_yields() {
         }
     }));
     assert!(polls_during.unwrap() >= 5, "{polls:?}");
+}
+
+/// How long a test waits for work that should take milliseconds.
+const DEADLINE: Duration = Duration::from_secs(10);
+
+/// Tasks queued on a worker stuck in a long poll run on the other worker,
+/// even while all that worker has of its own is a task that keeps
+/// yielding. (Yielded tasks used to run again before any steal, so the
+/// stuck worker's queue waited for it: under a yield loop, remote spawns
+/// a descheduled worker had taken from the injector waited for the loop
+/// to end.)
+#[test]
+fn a_worker_running_a_yield_loop_still_steals() {
+    const CHILDREN: usize = 16;
+    let rt = Builder::new_multi_thread()
+        .worker_threads(2)
+        .build()
+        .unwrap();
+    let stop = Arc::new(AtomicBool::new(false));
+    let (started_tx, started_rx) = std::sync::mpsc::channel();
+    let yielder = rt.spawn({
+        let stop = stop.clone();
+        async move {
+            started_tx.send(std::thread::current().id()).unwrap();
+            while !stop.load(Ordering::Relaxed) {
+                task::yield_now().await;
+            }
+        }
+    });
+    let yielder_thread = started_rx.recv_timeout(DEADLINE).unwrap();
+    // Spawned from outside, the stuck task lands on either worker; it
+    // gives up on the yielder's and is spawned again.
+    let mut all_ran = None;
+    for _attempt in 0..1_000 {
+        let stuck = rt.spawn(async move {
+            if std::thread::current().id() == yielder_thread {
+                return None;
+            }
+            let (done_tx, done_rx) = std::sync::mpsc::channel();
+            for _ in 0..CHILDREN {
+                let done_tx = done_tx.clone();
+                // Queued on this worker, which blocks below: only the other
+                // worker can run them.
+                rt_core::spawn(async move { done_tx.send(()).ok() });
+            }
+            let ran = (0..CHILDREN)
+                .take_while(|_| done_rx.recv_timeout(DEADLINE).is_ok())
+                .count();
+            Some(ran)
+        });
+        if let Some(ran) = rt.block_on(stuck).unwrap() {
+            all_ran = Some(ran);
+            break;
+        }
+    }
+    stop.store(true, Ordering::Relaxed);
+    rt.block_on(yielder).unwrap();
+    let ran = all_ran.expect("the stuck task never landed on the other worker");
+    assert_eq!(ran, CHILDREN, "tasks queued on a stuck worker waited for it");
 }

@@ -5,7 +5,7 @@
 //! `global_queue_interval` ticks, tuned to the tasks' poll times unless
 //! the builder fixed it, so outside work is not starved; otherwise
 //! the LIFO slot, then the local queue, then the injector); failing that,
-//! run the tasks that yielded again; failing that, steal; failing that,
+//! steal; failing that, run the tasks that yielded again; failing that,
 //! park.
 //!
 //! The LIFO slot lives in the worker's shared `Remote`, so that a task put
@@ -281,6 +281,20 @@ impl Core {
         None
     }
 
+    /// Stops searching without having found work, to run yielded tasks
+    /// rather than park. No sleeper is woken for nothing; but a push that
+    /// saw this worker searching woke nobody, so the last searcher looks
+    /// once more, as it does before parking.
+    fn stop_searching_empty_handed(&mut self, handle: &Handle) {
+        if !self.is_searching {
+            return;
+        }
+        self.is_searching = false;
+        if handle.shared.idle.transition_from_searching() {
+            notify_if_work_pending(handle, self.index);
+        }
+    }
+
     fn transition_from_searching(&mut self, handle: &Handle) {
         if !self.is_searching {
             return;
@@ -450,9 +464,17 @@ impl Context {
                 continue;
             }
             if !core.deferred.is_empty() {
-                // Only yielded tasks were left: run them again, polling the
-                // driver first every few rounds (see
-                // `YIELD_ROUNDS_PER_DRIVER_POLL`).
+                // Only yielded tasks were left. They wait behind other
+                // workers' queues too: a worker stuck in a long poll, or
+                // one the OS has descheduled, may hold tasks that nobody
+                // else would take while this one loops over its yields.
+                if let Some(task) = core.steal_work(handle) {
+                    core = self.run_task(task, core)?;
+                    continue;
+                }
+                core.stop_searching_empty_handed(handle);
+                // Run them again, polling the driver first every few
+                // rounds (see `YIELD_ROUNDS_PER_DRIVER_POLL`).
                 core.yield_rounds += 1;
                 if core.yield_rounds >= YIELD_ROUNDS_PER_DRIVER_POLL {
                     core = self.maintenance(core);
@@ -517,9 +539,17 @@ impl Context {
         })
     }
 
-    /// Polls the driver without blocking and notices shutdown.
+    /// Polls the driver without blocking, watches the other workers' LIFO
+    /// slots and notices shutdown.
     fn maintenance(&self, core: Box<Core>) -> Box<Core> {
         let mut core = self.park_with(core, Some(std::time::Duration::ZERO));
+        // A parked worker watches from the driver; a running one looks at
+        // its maintenance ticks, so that a task stranded behind a stuck
+        // poll is taken even when no worker is idle (all the others busy,
+        // or looping over their yields).
+        if let Some(task) = core.rescue_stranded(&self.handle) {
+            core.push_local(task, &self.handle);
+        }
         core.yield_rounds = 0;
         core.queue_interval.end_batch();
         core.requeue_deferred(&self.handle);
