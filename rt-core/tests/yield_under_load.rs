@@ -173,5 +173,8 @@ fn a_worker_running_a_yield_loop_still_steals() {
     stop.store(true, Ordering::Relaxed);
     rt.block_on(yielder).unwrap();
     let ran = all_ran.expect("the stuck task never landed on the other worker");
-    assert_eq!(ran, CHILDREN, "tasks queued on a stuck worker waited for it");
+    assert_eq!(
+        ran, CHILDREN,
+        "tasks queued on a stuck worker waited for it"
+    );
 }

@@ -5,9 +5,9 @@
 //!
 //! * Dependency trees. rt-sync and rt-time are runtime-agnostic and rt-codec
 //!   without `net` frames any byte stream: with their default features none
-//!   of them may pull in the reactor (mio, socket2), the work-stealing
-//!   queue (crossbeam-deque), rt-core's schedulers (its `rt` feature) or
-//!   the task dumps' symbolizer (backtrace, behind the same feature).
+//!   of them may pull in the reactor (mio, socket2), rt-core's schedulers
+//!   (its `rt` feature) or the task dumps' symbolizer (backtrace, behind
+//!   the same feature).
 //!   `cargo tree` shows what a user of the crate alone gets, features
 //!   included, without building anything.
 //! * Builds. Every library crate with `--no-default-features` and with its
@@ -23,8 +23,8 @@ use std::time::Instant;
 
 use crate::cargo::workspace_root;
 
-/// Crates that must stay free of the runtime, the reactor and the
-/// scheduler's queue when used with their default features.
+/// Crates that must stay free of the runtime and the reactor when used
+/// with their default features.
 const AGNOSTIC_CRATES: &[&str] = &["rt-sync", "rt-time", "rt-codec"];
 
 /// Dependencies none of [`AGNOSTIC_CRATES`] may pull in, with the reason.
@@ -34,10 +34,6 @@ const FORBIDDEN: &[(&str, &str)] = &[
         "the I/O reactor belongs behind rt-io's `net` feature",
     ),
     ("socket2", "sockets belong behind rt-io's `net` feature"),
-    (
-        "crossbeam-deque",
-        "the work-stealing queue belongs behind rt-core's `rt-multi-thread` feature",
-    ),
     (
         "backtrace",
         "the task dumps' unwinder and symbolizer belong behind rt-core's `rt` feature",
@@ -182,11 +178,11 @@ mod tests {
         let tree = "rt-codec v0.1.0 (/w/rt-codec)|\n\
                     mio v1.2.5|default,net,os-poll\n\
                     rt-core v0.1.0 (/w/rt-core)|default,rt,rt-multi-thread\n\
-                    crossbeam-deque v0.8.8|default,std\n";
+                    socket2 v0.6.1|all\n";
         let problems = tree_problems(tree);
         assert_eq!(problems.len(), 3, "{problems:?}");
         assert!(problems.iter().any(|p| p.starts_with("mio ")));
-        assert!(problems.iter().any(|p| p.starts_with("crossbeam-deque ")));
+        assert!(problems.iter().any(|p| p.starts_with("socket2 ")));
         assert!(problems.iter().any(|p| p.contains("`rt` feature")));
     }
 }

@@ -7,8 +7,8 @@
 //!   (`RT_TEST_BINARY_DEADLINE` seconds, 300 by default): one that hangs is
 //!   killed, named, and run again on one thread to name the test that hangs.
 //! * `features`: only the feature checks: rt-sync, rt-time and rt-codec
-//!   with their default features pull in neither mio, socket2,
-//!   crossbeam-deque nor rt-core's runtime (`cargo tree`), and every
+//!   with their default features pull in neither mio, socket2 nor
+//!   rt-core's runtime (`cargo tree`), and every
 //!   library crate builds without its default features, with them alone,
 //!   and the facade with a few chosen sets (`cargo check`).
 //! * `test`: only the test step of `ci`: every test binary under its

@@ -20,8 +20,6 @@
 //!   value shared by every modelled thread;
 //! * `Instant`, where a decision depends on elapsed time
 //!   (`crate::loom::time`): see below;
-//! * crossbeam-deque's `Injector` and `Worker` (`crate::loom::deque`):
-//!   crossbeam's atomics are invisible to loom;
 //! * process-wide counters in `static`s, such as task ids
 //!   (`crate::loom::counter::Counter`): under loom they start afresh in
 //!   each execution, so that the numbers (task ids pick a lock) are the
@@ -42,7 +40,7 @@
 //!
 //! Where loom lacks a piece or gets it wrong, `model` (compiled only under
 //! loom) builds it from loom's primitives: the virtual clock, timed condvar
-//! waits, a `try_lock` that does not block, the deque stand-in, the
+//! waits, a `try_lock` that does not block, the
 //! counters and `JoinHandle::is_finished`.
 //!
 //! A clippy `disallowed-types` list cannot enforce this rule: clippy
@@ -127,11 +125,6 @@ mod imp {
         pub use std::time::Instant;
     }
 
-    #[cfg(feature = "rt-multi-thread")]
-    pub mod deque {
-        pub use crossbeam_deque::{Injector, Steal, Worker};
-    }
-
     pub mod counter {
         use std::sync::atomic::{AtomicU64, Ordering::Relaxed};
 
@@ -186,11 +179,6 @@ mod imp {
 
     pub mod time {
         pub use crate::loom::model::clock::Instant;
-    }
-
-    #[cfg(feature = "rt-multi-thread")]
-    pub mod deque {
-        pub use crate::loom::model::deque::{Injector, Steal, Worker};
     }
 
     pub mod counter {

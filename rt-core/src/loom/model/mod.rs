@@ -4,7 +4,5 @@
 pub(crate) mod clock;
 pub(crate) mod condvar;
 pub(crate) mod counter;
-#[cfg(feature = "rt-multi-thread")]
-pub(crate) mod deque;
 pub(crate) mod mutex;
 pub(crate) mod thread;

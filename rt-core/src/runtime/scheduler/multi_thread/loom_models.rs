@@ -4,7 +4,10 @@
 
 use super::idle::Idle;
 use super::park::{Parker, SharedDriver};
-use crate::loom::sync::atomic::{AtomicBool, AtomicUsize, Ordering::SeqCst};
+use crate::loom::sync::atomic::{
+    AtomicBool, AtomicUsize,
+    Ordering::{Acquire, Relaxed, Release, SeqCst},
+};
 use crate::loom::sync::{Arc, Mutex};
 use crate::loom::thread;
 use crate::runtime::ParkThread;
@@ -46,8 +49,11 @@ fn unpark_before_park_is_remembered() {
     });
 }
 
-/// The injector's observable behaviour for this protocol: a queue whose
-/// emptiness check is sequentially consistent with the push.
+/// The injector's observable behaviour for this protocol, with its
+/// orderings (`scheduler/inject.rs`): the length changes under the lock
+/// with a release store, and the emptiness check is an acquire load that
+/// takes no lock. What keeps a push from going unseen is the idle word's
+/// read-modify-write on both sides, not the queue.
 struct Queue {
     items: Mutex<VecDeque<u32>>,
     len: AtomicUsize,
@@ -55,19 +61,23 @@ struct Queue {
 
 impl Queue {
     fn push(&self, v: u32) {
-        self.items.lock().unwrap().push_back(v);
-        self.len.fetch_add(1, SeqCst);
+        let mut items = self.items.lock().unwrap();
+        items.push_back(v);
+        self.len.store(self.len.load(Relaxed) + 1, Release);
     }
 
     fn pop(&self) -> Option<u32> {
+        if self.is_empty() {
+            return None;
+        }
         let mut items = self.items.lock().unwrap();
         let v = items.pop_front()?;
-        self.len.fetch_sub(1, SeqCst);
+        self.len.store(self.len.load(Relaxed) - 1, Release);
         Some(v)
     }
 
     fn is_empty(&self) -> bool {
-        self.len.load(SeqCst) == 0
+        self.len.load(Acquire) == 0
     }
 }
 

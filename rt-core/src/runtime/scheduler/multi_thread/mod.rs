@@ -7,11 +7,10 @@
 //! worker go to its LIFO slot (the woken task often shares the waker's
 //! data, still in cache); older work goes to the back of the local queue.
 //! Work from outside the pool, and a full local queue's overflow, enters
-//! through the injector, crossbeam-deque's `Injector`; that crate is used
-//! for nothing else (its `Worker` only as the scratch space a batch taken
-//! from the injector passes through). A worker with nothing to run steals half of a random victim's
-//! queue, and parks when there is nothing anywhere; `idle.rs` decides who
-//! to wake.
+//! through the injector (`super::inject`, the intrusive queue the
+//! current-thread scheduler uses too). A worker with nothing to run steals
+//! half of a random victim's queue, and parks when there is nothing
+//! anywhere; `idle.rs` decides who to wake.
 
 mod idle;
 mod lifo_slot;
@@ -28,7 +27,7 @@ mod worker;
 pub(crate) use worker::{block_in_place, Context};
 
 use super::Common;
-use crate::loom::deque::{Injector, Steal};
+use super::inject::Inject;
 use crate::loom::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use crate::loom::sync::{Condvar, Mutex};
 use crate::loom::thread;
@@ -57,8 +56,9 @@ pub(crate) struct Handle {
 
 struct Shared {
     remotes: Box<[Remote]>,
-    injector: Injector<Notified<Arc<Handle>>>,
-    /// Set once shutdown began; pushes to the injector after this drain it.
+    injector: Inject<Arc<Handle>>,
+    /// Set once shutdown began (the injector is closed then too, so that
+    /// later pushes drop their task).
     closed: AtomicBool,
     owned: OwnedTasks<Arc<Handle>>,
     idle: Idle,
@@ -103,7 +103,7 @@ impl Handle {
         let handle = Arc::new(Handle {
             shared: Shared {
                 remotes: remotes.into_boxed_slice(),
-                injector: Injector::new(),
+                injector: Inject::new(),
                 closed: AtomicBool::new(false),
                 owned: OwnedTasks::new(num_workers * 4),
                 idle: Idle::new(num_workers),
@@ -189,6 +189,7 @@ impl Handle {
         if self.shared.closed.swap(true, Ordering::AcqRel) {
             return;
         }
+        self.shared.injector.close();
         self.shared.owned.close_and_shutdown_all();
         for index in 0..self.shared.remotes.len() {
             self.shared.idle.unpark_worker_by_id(index);
@@ -246,23 +247,15 @@ impl Handle {
     }
 
     fn push_remote(&self, task: Notified<Arc<Handle>>) {
+        // Once shutdown closed the injector, the push drops the task: every
+        // task was cancelled, so no reference is stranded.
         self.shared.injector.push(task);
-        if self.shared.closed.load(Ordering::Acquire) {
-            // Shutdown already drained (or is draining) the injector: drop
-            // what we pushed ourselves so no reference is stranded.
-            self.drain_injector();
-            return;
-        }
         self.notify_parked();
     }
 
     fn drain_injector(&self) {
-        loop {
-            match self.shared.injector.steal() {
-                Steal::Success(task) => drop(task),
-                Steal::Empty => return,
-                Steal::Retry => continue,
-            }
+        while let Some(task) = self.shared.injector.pop() {
+            drop(task);
         }
     }
 

@@ -18,12 +18,12 @@ use super::lifo_watch::{SlotSightings, Watching};
 use super::queue::{self, Overflow};
 use super::tuning::QueueInterval;
 use super::{Handle, Parker};
-use crate::loom::deque::{Injector, Steal};
 use crate::loom::sync::atomic::Ordering;
 use crate::loom::sync::mpsc;
 use crate::loom::thread;
 use crate::loom::time::Instant;
 use crate::runtime::metrics::{WorkerClock, WorkerMetrics};
+use crate::runtime::scheduler::inject::Inject;
 use crate::runtime::{context, scheduler};
 use crate::task::{coop, Notified};
 use crate::util::rng::FastRand;
@@ -54,10 +54,6 @@ pub(crate) struct Core {
     /// Ticks between injector checks, tuned to poll times (`tuning.rs`).
     queue_interval: QueueInterval,
     local: queue::Local<Task>,
-    /// Where a batch taken from the injector lands on its way into
-    /// `local` (crossbeam hands out batches only into one of its deques);
-    /// empty between calls.
-    injected: crate::loom::deque::Worker<Task>,
     /// Tasks that yielded, run again once the queue ran dry or at the next
     /// maintenance, so yield loops cannot starve the injector.
     deferred: Vec<Task>,
@@ -114,7 +110,6 @@ impl Core {
                 common.config.tune_global_queue_interval,
             ),
             local,
-            injected: crate::loom::deque::Worker::new_fifo(),
             deferred: Vec::new(),
             yield_rounds: 0,
             lifo_enabled: true,
@@ -169,7 +164,7 @@ impl Core {
 
     fn next_task(&mut self, handle: &Handle) -> Option<Task> {
         if self.tick % self.queue_interval.ticks() == 0 {
-            if let Some(task) = steal_one(&handle.shared.injector) {
+            if let Some(task) = handle.shared.injector.pop() {
                 return Some(task);
             }
         }
@@ -194,19 +189,12 @@ impl Core {
         // Up to half the local queue: a worker whose queue the driver
         // keeps refilling (hundreds of sockets) must still drain what
         // overflowed into the injector, or those tasks wait far longer
-        // than the rest. The batch is claimed with one CAS into the
-        // scratch deque, then moved into the ring.
-        let first = loop {
-            match injector.steal_batch_with_limit_and_pop(&self.injected, share.min(room) + 1) {
-                Steal::Success(task) => break task,
-                Steal::Empty => return None,
-                Steal::Retry => continue,
-            }
-        };
-        while let Some(task) = self.injected.pop() {
-            self.local.push_back(task, injector);
-        }
-        Some(first)
+        // than the rest. The batch is cut off under the injector's lock
+        // and queued here after it is released.
+        let local = &mut self.local;
+        injector.pop_batch(share.min(room) + 1, |task| {
+            local.push_back(task, injector);
+        })
     }
 
     /// Looks for work elsewhere: other workers' queues (half of each, from a
@@ -308,21 +296,9 @@ impl Core {
     }
 }
 
-impl Overflow<Task> for Injector<Task> {
+impl Overflow<Task> for Inject<Arc<Handle>> {
     fn push_batch(&self, tasks: impl Iterator<Item = Task>) {
-        for task in tasks {
-            self.push(task);
-        }
-    }
-}
-
-fn steal_one(injector: &Injector<Task>) -> Option<Task> {
-    loop {
-        match injector.steal() {
-            Steal::Success(task) => return Some(task),
-            Steal::Empty => return None,
-            Steal::Retry => continue,
-        }
+        Inject::push_batch(self, tasks);
     }
 }
 
