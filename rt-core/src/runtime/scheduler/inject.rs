@@ -39,6 +39,24 @@ struct Chain {
     len: usize,
 }
 
+impl Chain {
+    /// A chain of the one task `ptr`, which must be in no queue.
+    ///
+    /// # Safety
+    ///
+    /// `ptr` must be a reference from `Notified::into_raw` that no queue
+    /// holds, so that its link is the caller's.
+    unsafe fn one(ptr: NonNull<Header>) -> Chain {
+        // SAFETY: per the caller's contract.
+        unsafe { ptr.as_ref().set_queue_next(None) };
+        Chain {
+            head: ptr,
+            tail: ptr,
+            len: 1,
+        }
+    }
+}
+
 impl<S: 'static> Inject<S> {
     pub(crate) fn new() -> Inject<S> {
         Inject {
@@ -70,15 +88,9 @@ impl<S: 'static> Inject<S> {
     /// Appends a task; a closed queue drops it (its owner already cancelled
     /// every task, so nothing is lost).
     pub(crate) fn push(&self, task: Notified<S>) {
-        let ptr = task.into_raw();
         // SAFETY: the reference was just handed over by `into_raw`, so the
         // task is in no queue and its link is ours.
-        unsafe { ptr.as_ref().set_queue_next(None) };
-        self.push_chain(Chain {
-            head: ptr,
-            tail: ptr,
-            len: 1,
-        });
+        self.push_chain(unsafe { Chain::one(task.into_raw()) });
     }
 
     /// Appends `tasks` in order, under one lock.
@@ -90,20 +102,14 @@ impl<S: 'static> Inject<S> {
             // SAFETY: the chain being built is ours alone until it is
             // spliced on below; `ptr` and the chain's tail are in no queue.
             unsafe {
-                ptr.as_ref().set_queue_next(None);
                 match &mut chain {
                     Some(chain) => {
+                        ptr.as_ref().set_queue_next(None);
                         chain.tail.as_ref().set_queue_next(Some(ptr));
                         chain.tail = ptr;
                         chain.len += 1;
                     }
-                    None => {
-                        chain = Some(Chain {
-                            head: ptr,
-                            tail: ptr,
-                            len: 1,
-                        })
-                    }
+                    None => chain = Some(Chain::one(ptr)),
                 }
             }
         }
@@ -118,7 +124,7 @@ impl<S: 'static> Inject<S> {
             drop(synced);
             // SAFETY: the chain's tasks are owned references from
             // `into_raw`, linked by us.
-            unsafe { drop_chain::<S>(Some(chain.head)) };
+            unsafe { for_each_task::<S>(Some(chain.head), drop) };
             return;
         }
         // SAFETY: we hold the lock, which owns the queued tasks' links; the
@@ -152,19 +158,15 @@ impl<S: 'static> Inject<S> {
     pub(crate) fn pop_batch(
         &self,
         n: usize,
-        mut rest: impl FnMut(Notified<S>),
+        rest: impl FnMut(Notified<S>),
     ) -> Option<Notified<S>> {
         let chain = self.pop_chain(n)?;
         // SAFETY: the chain was cut loose from the queue, so its links are
         // ours; each pointer came from `Notified::into_raw`.
         unsafe {
-            let mut next = chain.head.as_ref().queue_next();
+            let after_first = chain.head.as_ref().queue_next();
             chain.head.as_ref().set_queue_next(None);
-            while let Some(ptr) = next {
-                next = ptr.as_ref().queue_next();
-                ptr.as_ref().set_queue_next(None);
-                rest(Notified::from_raw(ptr));
-            }
+            for_each_task(after_first, rest);
             Some(Notified::from_raw(chain.head))
         }
     }
@@ -201,19 +203,23 @@ impl<S: 'static> Inject<S> {
     }
 }
 
-/// Drops every task of a chain.
+/// Hands the tasks of the chain starting at `next` to `f` in order, each
+/// unlinked first.
 ///
 /// # Safety
 ///
 /// The chain must be ours (in no queue), made of references from
 /// `Notified::<S>::into_raw`.
-unsafe fn drop_chain<S: 'static>(mut next: Option<NonNull<Header>>) {
+unsafe fn for_each_task<S: 'static>(
+    mut next: Option<NonNull<Header>>,
+    mut f: impl FnMut(Notified<S>),
+) {
     while let Some(ptr) = next {
         // SAFETY: per the caller's contract.
         unsafe {
             next = ptr.as_ref().queue_next();
             ptr.as_ref().set_queue_next(None);
-            drop(Notified::<S>::from_raw(ptr));
+            f(Notified::from_raw(ptr));
         }
     }
 }
