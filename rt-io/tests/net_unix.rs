@@ -398,3 +398,42 @@ fn a_path_starting_with_nul_names_an_abstract_socket() {
         drop(client);
     });
 }
+
+/// A short read drained the socket and a short write filled it: either one
+/// clears that direction's readiness, so the next attempt waits for the
+/// reactor's next event instead of spending a system call that would say
+/// `WouldBlock`. Seen from outside: right after a short transfer, a
+/// `try_` call reports `WouldBlock` even though the peer has since made
+/// room (no reactor turn has happened in between), and the next awaited
+/// transfer still completes once the reactor reports the change.
+#[test]
+fn a_short_transfer_waits_for_the_next_readiness_event() {
+    rt_test::io_runtime().block_on(async {
+        let (ours, mut theirs) = std::os::unix::net::UnixStream::pair().unwrap();
+        ours.set_nonblocking(true).unwrap();
+        let mut ours = UnixStream::from_std(ours).unwrap();
+
+        // Read: 3 bytes queued, 16 asked for.
+        theirs.write_all(b"abc").unwrap();
+        let mut buf = [0u8; 16];
+        assert_eq!(ours.read(&mut buf).await.unwrap(), 3);
+        theirs.write_all(b"def").unwrap();
+        let err = ours.try_read(&mut buf).unwrap_err();
+        assert_eq!(err.kind(), io::ErrorKind::WouldBlock);
+        assert_eq!(ours.read(&mut buf).await.unwrap(), 3);
+        assert_eq!(&buf[..3], b"def");
+
+        // Write: far more than the send buffer holds.
+        let big = vec![7u8; 8 << 20];
+        let written = ours.write(&big).await.unwrap();
+        assert!(written > 0 && written < big.len(), "wrote {written}");
+        let mut drained = vec![0u8; written];
+        theirs.read_exact(&mut drained).unwrap();
+        let err = ours.try_write(b"x").unwrap_err();
+        assert_eq!(err.kind(), io::ErrorKind::WouldBlock);
+        assert_eq!(ours.write(b"x").await.unwrap(), 1);
+        let mut last = [0u8; 1];
+        theirs.read_exact(&mut last).unwrap();
+        assert_eq!(last, *b"x");
+    });
+}

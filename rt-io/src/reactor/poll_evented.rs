@@ -51,15 +51,18 @@ impl<E: mio::event::Source> PollEvented<E>
 where
     for<'a> &'a E: Write,
 {
-    /// Writes from `buf` once writable.
+    /// Writes from `buf` once writable. A partial write means the send
+    /// buffer is full, so the next write waits for writable readiness.
     #[inline]
     pub(crate) fn poll_write(&self, cx: &mut Context<'_>, buf: &[u8]) -> Poll<io::Result<usize>> {
         let io = self.io.as_ref().expect("source present until drop");
         self.registration
-            .poll_io(cx, Direction::Write, || (&*io).write(buf))
+            .poll_transfer_io(cx, Direction::Write, buf.len(), || (&*io).write(buf))
     }
 
-    /// Vectored write once writable.
+    /// Vectored write once writable. A partial vectored write does not
+    /// prove the buffer full (the kernel takes at most `IOV_MAX` slices per
+    /// call), so only `WouldBlock` clears readiness here.
     pub(crate) fn poll_write_vectored(
         &self,
         cx: &mut Context<'_>,
@@ -109,7 +112,7 @@ impl<E: mio::event::Source + AsRawFd> PollEvented<E> {
             .as_raw_fd();
         let len = buf.len();
         self.registration
-            .poll_read_io(cx, len, || recv_uninit(fd, &mut *buf))
+            .poll_transfer_io(cx, Direction::Read, len, || recv_uninit(fd, &mut *buf))
     }
 }
 

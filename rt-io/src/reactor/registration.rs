@@ -120,27 +120,35 @@ impl Registration {
         }
     }
 
-    /// [`poll_io`](Self::poll_io) for a read of at most `len` bytes. A read
-    /// that returns fewer bytes than asked for drained the socket, and
-    /// edge-triggered readiness reports the next arrival anew, so readable
-    /// readiness is cleared then: the next read waits for that event
-    /// instead of spending a system call on `WouldBlock`. Only the
-    /// readable bit is cleared; closed and error readiness stay.
+    /// [`poll_io`](Self::poll_io) for a read or write of at most `len`
+    /// bytes. A transfer that moves fewer bytes than asked for drained the
+    /// socket (a read) or filled its send buffer (a write), and
+    /// edge-triggered readiness reports the next change anew, so that
+    /// direction's readiness bit is cleared then: the next call waits for
+    /// the event instead of spending a system call on `WouldBlock`. Only
+    /// the readable or writable bit is cleared; closed and error readiness
+    /// stay. The clear is tick-checked like any other, so an event that
+    /// arrived after the transfer is kept.
     #[inline]
-    pub(crate) fn poll_read_io(
+    pub(crate) fn poll_transfer_io(
         &self,
         cx: &mut Context<'_>,
+        direction: Direction,
         len: usize,
         mut op: impl FnMut() -> io::Result<usize>,
     ) -> Poll<io::Result<usize>> {
         loop {
-            let event = ready!(self.poll_ready(cx, Direction::Read))?;
+            let event = ready!(self.poll_ready(cx, direction))?;
             match op() {
                 Err(e) if e.kind() == io::ErrorKind::WouldBlock => self.clear_readiness(event),
                 Ok(n) if n > 0 && n < len => {
-                    let readable = event.ready - (event.ready - Ready::READABLE);
+                    let consumed = match direction {
+                        Direction::Read => Ready::READABLE,
+                        Direction::Write => Ready::WRITABLE,
+                    };
+                    let consumed = event.ready - (event.ready - consumed);
                     self.clear_readiness(ReadyEvent {
-                        ready: readable,
+                        ready: consumed,
                         ..event
                     });
                     return Poll::Ready(Ok(n));

@@ -327,9 +327,10 @@ impl AsyncWrite for Sender {
         cx: &mut Context<'_>,
         buf: &[u8],
     ) -> Poll<io::Result<usize>> {
+        // A partial write means the pipe is full: the next one waits.
         self.io
             .registration()
-            .poll_io(cx, Direction::Write, || (&*self.io).write(buf))
+            .poll_transfer_io(cx, Direction::Write, buf.len(), || (&*self.io).write(buf))
     }
 
     fn poll_write_vectored(
@@ -371,7 +372,7 @@ impl AsyncRead for Receiver {
         let n = ready!(self
             .io
             .registration()
-            .poll_read_io(cx, len, || (&*self.io).read(unfilled)))?;
+            .poll_transfer_io(cx, Direction::Read, len, || (&*self.io).read(unfilled)))?;
         buf.advance(n);
         Poll::Ready(Ok(()))
     }
