@@ -9,9 +9,19 @@
 //! EMPTY → PARKED_CONDVAR / PARKED_DRIVER → (unpark) NOTIFIED → EMPTY.
 //! An `unpark` that finds EMPTY leaves NOTIFIED behind, so the next `park`
 //! returns at once: a wake-up is never lost.
+//!
+//! Before blocking, a worker yields its thread a few times, looking for a
+//! notification after each yield. Work often comes back within
+//! microseconds (a blocking-pool read completing, the reply of a
+//! request/reply pair on another thread); an `unpark` that lands in this
+//! window finds EMPTY, so it costs one atomic swap instead of a futex or
+//! eventfd wake-up and the wakee's trip out of the idle state. Yielding
+//! rather than spinning hands the CPU to any thread that is ready to run
+//! on it, so the wait never delays the thread it is waiting for.
 
 use crate::loom::sync::atomic::{AtomicUsize, Ordering::SeqCst};
 use crate::loom::sync::{Arc, Condvar, Mutex};
+use crate::loom::thread;
 use crate::runtime::driver::{Driver, Unpark};
 use std::time::Duration;
 
@@ -19,6 +29,18 @@ const EMPTY: usize = 0;
 const PARKED_CONDVAR: usize = 1;
 const PARKED_DRIVER: usize = 2;
 const NOTIFIED: usize = 3;
+
+/// Yields before a worker blocks (see the module documentation). Few: each
+/// is a system call, and on a busy machine a trip through the OS
+/// scheduler. Measured on two cores (`fs_read_files` and
+/// `oneshot_request_reply` on two workers): 4 and 16 catch most quick
+/// returns; 48 costs more than it saves. One under loom, so the models
+/// explore a notification caught while yielding without multiplying
+/// their interleavings.
+#[cfg(not(loom))]
+const YIELDS_BEFORE_BLOCKING: usize = 4;
+#[cfg(loom)]
+const YIELDS_BEFORE_BLOCKING: usize = 1;
 
 /// The driver shared by every worker of one runtime.
 pub(crate) struct SharedDriver {
@@ -121,6 +143,11 @@ impl Inner {
         {
             return;
         }
+        // A zero timeout is a poll of the driver, not a wait: nothing to
+        // catch early.
+        if timeout != Some(Duration::ZERO) && self.notified_while_yielding() {
+            return;
+        }
         if let Ok(mut driver) = self.shared.driver.try_lock() {
             if let Some(driver) = driver.as_mut() {
                 let driver_timeout = watch.before_driver_park(timeout);
@@ -133,6 +160,23 @@ impl Inner {
             return;
         }
         self.park_condvar(timeout);
+    }
+
+    /// Yields the thread a few times, consuming a notification that
+    /// arrives meanwhile. The state stays EMPTY throughout, so an `unpark`
+    /// in this window only swaps in NOTIFIED.
+    fn notified_while_yielding(&self) -> bool {
+        for _ in 0..YIELDS_BEFORE_BLOCKING {
+            thread::yield_now();
+            if self
+                .state
+                .compare_exchange(NOTIFIED, EMPTY, SeqCst, SeqCst)
+                .is_ok()
+            {
+                return true;
+            }
+        }
+        false
     }
 
     fn park_driver(&self, driver: &mut dyn Driver, timeout: Option<Duration>) {
