@@ -10,14 +10,17 @@
 //! An `unpark` that finds EMPTY leaves NOTIFIED behind, so the next `park`
 //! returns at once: a wake-up is never lost.
 //!
-//! Before blocking, a worker yields its thread a few times, looking for a
-//! notification after each yield. Work often comes back within
-//! microseconds (a blocking-pool read completing, the reply of a
+//! Before sleeping on its condvar, a worker yields its thread a few times,
+//! looking for a notification after each yield. Work often comes back
+//! within microseconds (a blocking-pool read completing, the reply of a
 //! request/reply pair on another thread); an `unpark` that lands in this
-//! window finds EMPTY, so it costs one atomic swap instead of a futex or
-//! eventfd wake-up and the wakee's trip out of the idle state. Yielding
-//! rather than spinning hands the CPU to any thread that is ready to run
-//! on it, so the wait never delays the thread it is waiting for.
+//! window finds EMPTY, so it costs one atomic swap instead of a futex
+//! wake-up and the wakee's trip out of the idle state. Yielding rather
+//! than spinning hands the CPU to any thread that is ready to run on it,
+//! so the wait never delays the thread it is waiting for. The worker that
+//! takes the driver blocks in it at once: I/O readiness arrives there, not
+//! through `unpark`, and yielding first only delayed it (a loopback
+//! ping-pong on one worker took 1.3-1.5 times as long).
 
 use crate::loom::sync::atomic::{AtomicUsize, Ordering::SeqCst};
 use crate::loom::sync::{Arc, Condvar, Mutex};
@@ -30,10 +33,10 @@ const PARKED_CONDVAR: usize = 1;
 const PARKED_DRIVER: usize = 2;
 const NOTIFIED: usize = 3;
 
-/// Yields before a worker blocks (see the module documentation). Few: each
-/// is a system call, and on a busy machine a trip through the OS
-/// scheduler. Measured on two cores (`fs_read_files` and
-/// `oneshot_request_reply` on two workers): 4 and 16 catch most quick
+/// Yields before a worker sleeps on its condvar (see the module
+/// documentation). Few: each is a system call, and on a busy machine a
+/// trip through the OS scheduler. Measured on two cores (`fs_read_files`
+/// and `oneshot_request_reply` on two workers): 4 and 16 catch most quick
 /// returns; 48 costs more than it saves. One under loom, so the models
 /// explore a notification caught while yielding without multiplying
 /// their interleavings.
@@ -143,11 +146,6 @@ impl Inner {
         {
             return;
         }
-        // A zero timeout is a poll of the driver, not a wait: nothing to
-        // catch early.
-        if timeout != Some(Duration::ZERO) && self.notified_while_yielding() {
-            return;
-        }
         if let Ok(mut driver) = self.shared.driver.try_lock() {
             if let Some(driver) = driver.as_mut() {
                 let driver_timeout = watch.before_driver_park(timeout);
@@ -157,6 +155,11 @@ impl Inner {
             }
         }
         if timeout == Some(Duration::ZERO) {
+            return;
+        }
+        // Only here, not before the driver: readiness comes through the
+        // driver, not through `unpark`, and yielding would only delay it.
+        if self.notified_while_yielding() {
             return;
         }
         self.park_condvar(timeout);
