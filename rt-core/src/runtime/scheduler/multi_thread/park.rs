@@ -19,8 +19,8 @@
 //! than spinning hands the CPU to any thread that is ready to run on it,
 //! so the wait never delays the thread it is waiting for. The worker that
 //! takes the driver blocks in it at once: I/O readiness arrives there, not
-//! through `unpark`, and yielding first only delayed it (a loopback
-//! ping-pong on one worker took 1.3-1.5 times as long).
+//! through `unpark`, and yielding first only delayed it (loopback
+//! ping-pongs on one to four workers took 1.3-1.6 times as long).
 
 use crate::loom::sync::atomic::{AtomicUsize, Ordering::SeqCst};
 use crate::loom::sync::{Arc, Condvar, Mutex};
