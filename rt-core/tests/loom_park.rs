@@ -42,24 +42,46 @@ fn two_unparks_one_park_leave_at_most_one_token() {
     });
 }
 
+/// A future that is ready once a flag is set, and a thread that sets the
+/// flag and then wakes the waker the future registered.
+fn flag_set_by_another_thread() -> (
+    impl std::future::Future<Output = ()>,
+    thread::JoinHandle<()>,
+) {
+    let slot = Arc::new(AtomicWaker::new());
+    let flag = Arc::new(AtomicBool::new(false));
+    let (s2, f2) = (slot.clone(), flag.clone());
+    let t = thread::spawn(move || {
+        f2.store(true, SeqCst);
+        s2.wake();
+    });
+    let ready = std::future::poll_fn(move |cx| {
+        slot.register_by_ref(cx.waker());
+        if flag.load(SeqCst) {
+            Poll::Ready(())
+        } else {
+            Poll::Pending
+        }
+    });
+    (ready, t)
+}
+
 #[test]
 fn atomic_waker_register_races_wake() {
     loom::model(|| {
-        let slot = Arc::new(AtomicWaker::new());
-        let flag = Arc::new(AtomicBool::new(false));
-        let (s2, f2) = (slot.clone(), flag.clone());
-        let t = thread::spawn(move || {
-            f2.store(true, SeqCst);
-            s2.wake();
-        });
-        loom::future::block_on(std::future::poll_fn(|cx| {
-            slot.register_by_ref(cx.waker());
-            if flag.load(SeqCst) {
-                Poll::Ready(())
-            } else {
-                Poll::Pending
-            }
-        }));
+        let (ready, t) = flag_set_by_another_thread();
+        loom::future::block_on(ready);
+        t.join().unwrap();
+    });
+}
+
+/// `block_on` yields before it blocks; a wake-up that lands before, during
+/// or after those yields must end the wait all the same.
+#[test]
+fn block_on_sees_a_wake_up_whenever_it_lands() {
+    loom::model(|| {
+        let (ready, t) = flag_set_by_another_thread();
+        rt_core::util::block_on(ready);
         t.join().unwrap();
     });
 }

@@ -11,39 +11,23 @@
 //! returns at once: a wake-up is never lost.
 //!
 //! Before sleeping on its condvar, a worker yields its thread a few times,
-//! looking for a notification after each yield. Work often comes back
-//! within microseconds (a blocking-pool read completing, the reply of a
-//! request/reply pair on another thread); an `unpark` that lands in this
-//! window finds EMPTY, so it costs one atomic swap instead of a futex
-//! wake-up and the wakee's trip out of the idle state. Yielding rather
-//! than spinning hands the CPU to any thread that is ready to run on it,
-//! so the wait never delays the thread it is waiting for. The worker that
-//! takes the driver blocks in it at once: I/O readiness arrives there, not
-//! through `unpark`, and yielding first only delayed it (loopback
-//! ping-pongs on one to four workers took 1.3-1.6 times as long).
+//! looking for a notification after each yield (the wait that
+//! `runtime::park` describes): an `unpark` that lands in this window finds
+//! EMPTY and only swaps in NOTIFIED. The worker that takes the driver
+//! blocks in it at once: I/O readiness arrives there, not through
+//! `unpark`, and yielding first only delayed it (loopback ping-pongs on one
+//! to four workers took 1.3-1.6 times as long).
 
 use crate::loom::sync::atomic::{AtomicUsize, Ordering::SeqCst};
 use crate::loom::sync::{Arc, Condvar, Mutex};
-use crate::loom::thread;
 use crate::runtime::driver::{Driver, Unpark};
+use crate::runtime::park::notified_while_yielding;
 use std::time::Duration;
 
 const EMPTY: usize = 0;
 const PARKED_CONDVAR: usize = 1;
 const PARKED_DRIVER: usize = 2;
 const NOTIFIED: usize = 3;
-
-/// Yields before a worker sleeps on its condvar (see the module
-/// documentation). Few: each is a system call, and on a busy machine a
-/// trip through the OS scheduler. Measured on two cores (`fs_read_files`
-/// and `oneshot_request_reply` on two workers): 4 and 16 catch most quick
-/// returns; 48 costs more than it saves. One under loom, so the models
-/// explore a notification caught while yielding without multiplying
-/// their interleavings.
-#[cfg(not(loom))]
-const YIELDS_BEFORE_BLOCKING: usize = 4;
-#[cfg(loom)]
-const YIELDS_BEFORE_BLOCKING: usize = 1;
 
 /// The driver shared by every worker of one runtime.
 pub(crate) struct SharedDriver {
@@ -139,11 +123,7 @@ impl DriverWatch for NoWatch {
 impl Inner {
     fn park(&self, timeout: Option<Duration>, watch: &dyn DriverWatch) {
         // A pending notification: consume it and return.
-        if self
-            .state
-            .compare_exchange(NOTIFIED, EMPTY, SeqCst, SeqCst)
-            .is_ok()
-        {
+        if self.take_notification() {
             return;
         }
         if let Ok(mut driver) = self.shared.driver.try_lock() {
@@ -159,27 +139,17 @@ impl Inner {
         }
         // Only here, not before the driver: readiness comes through the
         // driver, not through `unpark`, and yielding would only delay it.
-        if self.notified_while_yielding() {
+        if notified_while_yielding(|| self.take_notification()) {
             return;
         }
         self.park_condvar(timeout);
     }
 
-    /// Yields the thread a few times, consuming a notification that
-    /// arrives meanwhile. The state stays EMPTY throughout, so an `unpark`
-    /// in this window only swaps in NOTIFIED.
-    fn notified_while_yielding(&self) -> bool {
-        for _ in 0..YIELDS_BEFORE_BLOCKING {
-            thread::yield_now();
-            if self
-                .state
-                .compare_exchange(NOTIFIED, EMPTY, SeqCst, SeqCst)
-                .is_ok()
-            {
-                return true;
-            }
-        }
-        false
+    /// Consumes a pending notification; false if there was none.
+    fn take_notification(&self) -> bool {
+        self.state
+            .compare_exchange(NOTIFIED, EMPTY, SeqCst, SeqCst)
+            .is_ok()
     }
 
     fn park_driver(&self, driver: &mut dyn Driver, timeout: Option<Duration>) {
@@ -216,11 +186,7 @@ impl Inner {
         match timeout {
             None => loop {
                 guard = self.condvar.wait(guard).unwrap_or_else(|e| e.into_inner());
-                if self
-                    .state
-                    .compare_exchange(NOTIFIED, EMPTY, SeqCst, SeqCst)
-                    .is_ok()
-                {
+                if self.take_notification() {
                     return;
                 }
                 // Spurious wake-up: keep waiting.
