@@ -76,6 +76,13 @@ impl DriverWatch for Watching<'_> {
     fn after_driver_park(&self) {
         self.watch.unwatched.store(false, SeqCst);
     }
+
+    /// Only while a CPU is free of running workers: with every CPU taken
+    /// (more workers than CPUs), each yield hands the CPU to a worker that
+    /// has work and costs it a context switch.
+    fn yield_before_condvar(&self) -> bool {
+        self.idle.leaves_a_cpu_free()
+    }
 }
 
 /// A watcher's memory of the other workers' LIFO slots: per worker, the put

@@ -13,10 +13,11 @@
 //! Before sleeping on its condvar, a worker yields its thread a few times,
 //! looking for a notification after each yield (the wait that
 //! `runtime::park` describes): an `unpark` that lands in this window finds
-//! EMPTY and only swaps in NOTIFIED. The worker that takes the driver
-//! blocks in it at once: I/O readiness arrives there, not through
-//! `unpark`, and yielding first only delayed it (loopback ping-pongs on one
-//! to four workers took 1.3-1.6 times as long).
+//! EMPTY and only swaps in NOTIFIED. It yields only while a CPU is free of
+//! running workers (`DriverWatch::yield_before_condvar`). The worker that
+//! takes the driver blocks in it at once: I/O readiness arrives there, not
+//! through `unpark`, and yielding first only delayed it (loopback
+//! ping-pongs on one to four workers took 1.3-1.6 times as long).
 
 use crate::loom::sync::atomic::{AtomicUsize, Ordering::SeqCst};
 use crate::loom::sync::{Arc, Condvar, Mutex};
@@ -101,13 +102,17 @@ impl Parker {
     }
 }
 
-/// What a worker does around blocking on the driver: called with the
-/// driver held, before blocking (to choose the timeout) and after.
+/// What a worker does around blocking: on the driver, called with the
+/// driver held before blocking (to choose the timeout) and after; on its
+/// condvar, whether to yield first.
 pub(crate) trait DriverWatch {
     /// The timeout to block on the driver with, given the caller's.
     fn before_driver_park(&self, timeout: Option<Duration>) -> Option<Duration>;
     /// The driver park returned.
     fn after_driver_park(&self);
+    /// Whether to yield before sleeping on the condvar, when the driver is
+    /// taken (see the module documentation).
+    fn yield_before_condvar(&self) -> bool;
 }
 
 struct NoWatch;
@@ -118,6 +123,10 @@ impl DriverWatch for NoWatch {
     }
 
     fn after_driver_park(&self) {}
+
+    fn yield_before_condvar(&self) -> bool {
+        true
+    }
 }
 
 impl Inner {
@@ -139,7 +148,7 @@ impl Inner {
         }
         // Only here, not before the driver: readiness comes through the
         // driver, not through `unpark`, and yielding would only delay it.
-        if notified_while_yielding(|| self.take_notification()) {
+        if watch.yield_before_condvar() && notified_while_yielding(|| self.take_notification()) {
             return;
         }
         self.park_condvar(timeout);
