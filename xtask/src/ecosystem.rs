@@ -37,6 +37,19 @@ pub enum Runtime {
 }
 
 impl Runtime {
+    /// The order in which round `round` (from 1) runs the two: tokio
+    /// first in odd rounds and rt first in even ones, so that whatever
+    /// favours the first or the second run of a pair (sockets left in
+    /// TIME_WAIT by the one before, caches, the machine's load rising or
+    /// falling) falls on each alike over an even number of rounds.
+    pub fn order(round: usize) -> [Runtime; 2] {
+        if round % 2 == 1 {
+            [Runtime::Tokio, Runtime::Rt]
+        } else {
+            [Runtime::Rt, Runtime::Tokio]
+        }
+    }
+
     /// Its name in paths and reports.
     pub fn name(self) -> &'static str {
         match self {
@@ -70,7 +83,7 @@ pub fn ecosystem(args: &[String]) -> Result<(), String> {
     let mut rest = args.iter();
     while let Some(arg) = rest.next() {
         match arg.as_str() {
-            "--bench" => bench_rounds = Some(bench_rounds.unwrap_or(5)),
+            "--bench" => bench_rounds = Some(bench_rounds.unwrap_or(6)),
             "--rounds" => {
                 let n = rest
                     .next()

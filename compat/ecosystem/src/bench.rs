@@ -1,7 +1,8 @@
 //! The timed workloads, one line each on stdout for `cargo xtask ecosystem
-//! --bench` to read: `result NAME ops=N secs=S rate=R p99_us=P`, where R
-//! is operations per second and P the 99th percentile of one operation's
-//! latency. The same code runs on whichever runtime `tokio` is.
+//! --bench` to read: `result NAME ops=N secs=S rate=R p99_us=P
+//! cpu_us_per_op=C`, where R is operations per second, P the 99th
+//! percentile of one operation's latency and C the process's CPU time
+//! (user and system) per operation. The same code runs on whichever runtime `tokio` is.
 
 use std::future::Future;
 use std::net::SocketAddr;
@@ -24,50 +25,85 @@ use crate::{framed, server, watchdog};
 const IN_FLIGHT: usize = 32;
 const CONNECTIONS: usize = 8;
 
-/// Runs every workload on a multi-thread runtime of `workers` threads;
-/// `scale` divides the operation counts (1 for a real run).
-pub fn run(workers: usize, scale: usize) -> Result<(), String> {
+/// The workloads' names, in the order a full run takes them.
+pub const WORKLOADS: [&str; 4] = [
+    "hyper_roundtrip",
+    "reqwest_get_post",
+    "framed_lines",
+    "framed_length_delimited",
+];
+
+/// Runs the workloads named in `only` (every workload when it is empty)
+/// on a multi-thread runtime of `workers` threads; `scale` divides the
+/// operation counts (1 for a real run).
+pub fn run(workers: usize, scale: usize, only: &[String]) -> Result<(), String> {
+    if let Some(unknown) = only.iter().find(|n| !WORKLOADS.contains(&n.as_str())) {
+        return Err(format!(
+            "no workload is called `{unknown}` (there are {})",
+            WORKLOADS.join(", ")
+        ));
+    }
+    let chosen: Vec<&str> = WORKLOADS
+        .into_iter()
+        .filter(|w| only.is_empty() || only.iter().any(|n| n == w))
+        .collect();
     let runtime = crate::multi_thread(workers)?;
     runtime.block_on(async {
         // A short untimed pass first: threads, allocator and connection
         // pools warmed up alike on both runtimes.
-        watchdog::step("warm-up");
-        workloads(scale * 10, false).await?;
-        workloads(scale, true).await
+        for name in &chosen {
+            workload(name, scale * 10).await?;
+        }
+        for name in &chosen {
+            let cpu_before = cpu_seconds();
+            let timed = workload(name, scale).await?;
+            let cpu = cpu_before.zip(cpu_seconds()).map(|(a, b)| b - a);
+            report(name, timed, cpu);
+        }
+        Ok(())
     })
 }
 
-/// Each workload once, with the operation counts divided by `scale`;
-/// prints the result lines when `print`.
-async fn workloads(scale: usize, print: bool) -> Result<(), String> {
-    let show = |name: &str, result| {
-        if print {
-            report(name, result);
+/// Runs the workload `name` once, with its operation count divided by
+/// `scale`. At full size each lasts a second or two, long enough that the
+/// shared machine's swings in speed, which come and go within a second,
+/// average out over the run.
+async fn workload(name: &'static str, scale: usize) -> Result<(Vec<Duration>, Duration), String> {
+    watchdog::step(name);
+    match name {
+        "hyper_roundtrip" => hyper_roundtrip(60_000 / scale).await,
+        "reqwest_get_post" => reqwest_get_post(32_000 / scale).await,
+        "framed_lines" => {
+            let line = "a line of some forty bytes, give or take";
+            framed_round_trips(framed::start_lines, LinesCodec::new(), line, 16_000 / scale).await
         }
-    };
-    watchdog::step("hyper_roundtrip");
-    show("hyper_roundtrip", hyper_roundtrip(30_000 / scale).await?);
-    watchdog::step("reqwest_get_post");
-    show("reqwest_get_post", reqwest_get_post(16_000 / scale).await?);
-    watchdog::step("framed_lines");
-    let line = "a line of some forty bytes, give or take";
-    let lines = framed_round_trips(framed::start_lines, LinesCodec::new(), line, 8000 / scale);
-    show("framed_lines", lines.await?);
-    watchdog::step("framed_length_delimited");
-    let frame = Bytes::from(vec![7u8; 1024]);
-    let frames = framed_round_trips(
-        framed::start_frames,
-        LengthDelimitedCodec::new(),
-        frame,
-        8000 / scale,
-    );
-    show("framed_length_delimited", frames.await?);
-    Ok(())
+        "framed_length_delimited" => {
+            let frame = Bytes::from(vec![7u8; 1024]);
+            let codec = LengthDelimitedCodec::new();
+            framed_round_trips(framed::start_frames, codec, frame, 16_000 / scale).await
+        }
+        other => Err(format!("no workload is called `{other}`")),
+    }
 }
 
-/// Prints one result line from the latencies of every operation and the
-/// wall time of the whole workload.
-fn report(name: &str, (mut latencies, wall): (Vec<Duration>, Duration)) {
+/// The CPU time this process has used so far, user and system together,
+/// in seconds: fields 14 and 15 of /proc/self/stat, counted in Linux's
+/// USER_HZ (100 a second). None where /proc cannot be read.
+fn cpu_seconds() -> Option<f64> {
+    let stat = std::fs::read_to_string("/proc/self/stat").ok()?;
+    // The command name (field 2) is in brackets and may hold spaces; the
+    // fields after it are plain numbers, the state (field 3) first.
+    let after_name = &stat[stat.rfind(')')? + 1..];
+    let mut fields = after_name.split_whitespace().skip(11);
+    let user: u64 = fields.next()?.parse().ok()?;
+    let system: u64 = fields.next()?.parse().ok()?;
+    Some((user + system) as f64 / 100.0)
+}
+
+/// Prints one result line from the latencies of every operation, the
+/// wall time of the whole workload and the CPU time the process (client
+/// and server both) spent in it.
+fn report(name: &str, (mut latencies, wall): (Vec<Duration>, Duration), cpu_secs: Option<f64>) {
     latencies.sort_unstable();
     let ops = latencies.len();
     let p99 = latencies
@@ -75,8 +111,9 @@ fn report(name: &str, (mut latencies, wall): (Vec<Duration>, Duration)) {
         .copied()
         .unwrap_or_default();
     let secs = wall.as_secs_f64();
+    let cpu_us_per_op = cpu_secs.map_or(f64::NAN, |c| c * 1e6 / ops.max(1) as f64);
     println!(
-        "result {name} ops={ops} secs={secs:.4} rate={:.1} p99_us={:.1}",
+        "result {name} ops={ops} secs={secs:.4} rate={:.1} p99_us={:.1} cpu_us_per_op={cpu_us_per_op:.2}",
         ops as f64 / secs,
         p99.as_secs_f64() * 1e6
     );

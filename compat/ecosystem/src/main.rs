@@ -4,8 +4,9 @@
 //!
 //! * `ecosystem [smoke]`: every check once; exits 0 only if every answer
 //!   was right, and otherwise names each check that went wrong and how.
-//! * `ecosystem bench [--quick]`: the timed workloads, one `result` line
-//!   each.
+//! * `ecosystem bench [--quick] [--only NAME[,NAME...]]`: the timed
+//!   workloads (or only those named), one `result` line each;
+//!   `ecosystem bench --list` names them.
 //! * `ecosystem serve`: the axum application on a loopback port, printed
 //!   as `listening on ADDR`, until standard input closes (for wrk).
 //! * `ecosystem kv`: a RESP key-value server, the same way (for
@@ -38,6 +39,13 @@ fn main() {
         None => 2,
     };
     let quick = args.iter().any(|a| a == "--quick");
+    let only: Vec<String> = match args.iter().position(|a| a == "--only") {
+        Some(i) => match args.get(i + 1) {
+            Some(names) => names.split(',').map(str::to_string).collect(),
+            None => usage("--only takes workload names, separated by commas"),
+        },
+        None => Vec::new(),
+    };
     let command = args
         .first()
         .map(String::as_str)
@@ -47,9 +55,13 @@ fn main() {
             watchdog::start("smoke", Duration::from_secs(60));
             smoke::run(workers)
         }
+        Some("bench") if args.iter().any(|a| a == "--list") => {
+            bench::WORKLOADS.iter().for_each(|name| println!("{name}"));
+            Ok(())
+        }
         Some("bench") => {
             watchdog::start("bench", Duration::from_secs(300));
-            bench::run(workers, if quick { 20 } else { 1 })
+            bench::run(workers, if quick { 20 } else { 1 }, &only)
         }
         Some(name @ ("serve" | "kv")) => {
             watchdog::start("server", Duration::from_secs(600));
@@ -65,7 +77,7 @@ fn main() {
 
 fn usage(problem: &str) -> ! {
     eprintln!(
-        "ecosystem: {problem}\nusage: ecosystem [smoke | bench [--quick] | serve | kv] [--workers N]"
+        "ecosystem: {problem}\nusage: ecosystem [smoke | bench [--quick] [--only NAMES | --list] | serve | kv] [--workers N]"
     );
     exit(2);
 }

@@ -1,6 +1,7 @@
 //! `cargo xtask ecosystem --bench`: the fixture's timed workloads on tokio
-//! and on rt, in alternating rounds so that a change in the machine's load
-//! touches both alike, then the axum application under wrk and the RESP
+//! and on rt, each workload's two runs back to back and their order
+//! swapped every round so that a change in the machine's load touches
+//! both alike, then the axum application under wrk and the RESP
 //! server under redis-benchmark; the medians
 //! and the spread of the per-round rt/tokio ratios go to
 //! `target/bench/ecosystem.md` and the terminal.
@@ -14,7 +15,7 @@ use super::{redis, wrk, Runtime};
 use crate::cargo::workspace_root;
 use crate::deadline::run_bounded;
 
-/// The bound on one run of the fixture's workloads.
+/// The bound on one run of one of the fixture's workloads.
 const BENCH_LIMIT: Duration = Duration::from_secs(360);
 
 /// One workload's numbers from one run.
@@ -24,6 +25,11 @@ pub struct Sample {
     pub rate: f64,
     /// 99th percentile latency of one operation, in microseconds.
     pub p99_us: f64,
+    /// CPU time (user and system) per operation of the process that
+    /// served it, in microseconds; NaN where it could not be read. It
+    /// leaves out the time spent waiting, so it says what an operation
+    /// costs rather than how long it took.
+    pub cpu_us_per_op: f64,
 }
 
 /// Samples by workload, then by runtime, one per round.
@@ -40,25 +46,33 @@ pub fn record(samples: &mut Samples, name: String, runtime: Runtime, sample: Sam
 }
 
 /// Runs `rounds` rounds of the workloads and of wrk, then writes the
-/// report.
+/// report. Each in-process workload runs in a process of its own, rt's
+/// and tokio's one after the other, so that the two runs compared lie
+/// seconds apart rather than a whole pass of every workload.
 pub fn bench(rounds: usize) -> Result<(), String> {
     let load_before = load_average();
+    let workloads = workload_names()?;
     let mut samples = Samples::new();
     for round in 1..=rounds {
-        for runtime in [Runtime::Tokio, Runtime::Rt] {
-            println!(
-                "xtask: ecosystem bench round {round}/{rounds} on {}",
-                runtime.name()
-            );
-            let finished = run_bounded(Command::new(runtime.binary()).arg("bench"), BENCH_LIMIT)?;
-            if !finished.status.is_some_and(|s| s.success()) {
-                return Err(format!(
-                    "the ecosystem bench on {} failed or hung",
+        for workload in &workloads {
+            for runtime in Runtime::order(round) {
+                println!(
+                    "xtask: ecosystem bench round {round}/{rounds}, {workload} on {}",
                     runtime.name()
-                ));
-            }
-            for (name, sample) in parse_results(&finished.stdout)? {
-                record(&mut samples, name, runtime, sample);
+                );
+                let finished = run_bounded(
+                    Command::new(runtime.binary()).args(["bench", "--only", workload]),
+                    BENCH_LIMIT,
+                )?;
+                if !finished.status.is_some_and(|s| s.success()) {
+                    return Err(format!(
+                        "the ecosystem bench's {workload} on {} failed or hung",
+                        runtime.name()
+                    ));
+                }
+                for (name, sample) in parse_results(&finished.stdout)? {
+                    record(&mut samples, name, runtime, sample);
+                }
             }
         }
     }
@@ -83,6 +97,23 @@ pub fn bench(rounds: usize) -> Result<(), String> {
     Ok(())
 }
 
+/// The fixture's in-process workloads, as `ecosystem bench --list` names
+/// them (the tokio build's; both builds are of one source).
+fn workload_names() -> Result<Vec<String>, String> {
+    let finished = run_bounded(
+        Command::new(Runtime::Tokio.binary()).args(["bench", "--list"]),
+        Duration::from_secs(30),
+    )?;
+    if !finished.status.is_some_and(|s| s.success()) {
+        return Err("`ecosystem bench --list` failed".to_string());
+    }
+    let names: Vec<String> = finished.stdout.lines().map(str::to_string).collect();
+    if names.is_empty() {
+        return Err("`ecosystem bench --list` named no workload".to_string());
+    }
+    Ok(names)
+}
+
 /// The `result NAME ops=N secs=S rate=R p99_us=P` lines of a bench run.
 fn parse_results(stdout: &str) -> Result<Vec<(String, Sample)>, String> {
     let mut results = Vec::new();
@@ -105,6 +136,7 @@ fn parse_results(stdout: &str) -> Result<Vec<(String, Sample)>, String> {
             Sample {
                 rate: field("rate")?,
                 p99_us: field("p99_us")?,
+                cpu_us_per_op: field("cpu_us_per_op")?,
             },
         ));
     }
@@ -136,6 +168,7 @@ fn ratio(tokio: &[Sample], rt: &[Sample], value: fn(&Sample) -> f64) -> String {
         .iter()
         .zip(rt)
         .map(|(t, r)| value(r) / value(t))
+        .filter(|r| r.is_finite())
         .collect();
     if ratios.is_empty() {
         return "n/a".to_string();
@@ -145,7 +178,8 @@ fn ratio(tokio: &[Sample], rt: &[Sample], value: fn(&Sample) -> f64) -> String {
 }
 
 fn med(samples: &[Sample], value: fn(&Sample) -> f64) -> f64 {
-    median(&mut samples.iter().map(value).collect::<Vec<_>>())
+    let finite = samples.iter().map(value).filter(|v| v.is_finite());
+    median(&mut finite.collect::<Vec<_>>())
 }
 
 /// rt's best round over tokio's best round (highest rate, lowest p99): on a
@@ -174,30 +208,39 @@ pub fn render(
     let _ = writeln!(
         md,
         "The compat/ecosystem fixture (`cargo xtask ecosystem --bench`) built twice in release (crates.io's tokio; rt patched in \
-         under tokio's name), {rounds} alternating rounds. Ratios are rt/tokio per round: the \
+         under tokio's name), {rounds} rounds, each pair of runs back to back, tokio first in odd \
+         rounds and rt first in even ones. Ratios are rt/tokio per round: the \
          median, then the lowest and highest in brackets; the last column compares each \
          runtime's best round (highest ops/s, lowest p99), the one the load disturbed least. \
-         Ops/s above 1 and p99 below 1 favour rt. Machine: {cores} cores, load average {load_before} before and {load_after} \
+         Ops/s above 1 and p99 and CPU per operation below 1 favour rt; CPU is that of the \
+         process that served the load (for the in-process workloads, client and server \
+         together), user and system time. Machine: {cores} cores, load average {load_before} before and {load_after} \
          after; numbers on a shared, loaded machine move between runs, so read the spread.\n"
     );
     let _ = writeln!(
         md,
-        "| workload | tokio ops/s | rt ops/s | rt/tokio ops/s | tokio p99 µs | rt p99 µs | rt/tokio p99 | best rounds rt/tokio ops/s / p99 |"
+        "| workload | tokio ops/s | rt ops/s | rt/tokio ops/s | tokio p99 µs | rt p99 µs | rt/tokio p99 | tokio CPU µs/op | rt CPU µs/op | rt/tokio CPU/op | best rounds rt/tokio ops/s / p99 |"
     );
-    let _ = writeln!(md, "|---|---:|---:|---:|---:|---:|---:|---:|");
+    let _ = writeln!(
+        md,
+        "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|"
+    );
     for (name, by_runtime) in samples {
         let empty = Vec::new();
         let tokio = by_runtime.get("tokio").unwrap_or(&empty);
         let rt = by_runtime.get("rt").unwrap_or(&empty);
         let _ = writeln!(
             md,
-            "| {name} | {:.0} | {:.0} | {} | {:.0} | {:.0} | {} | {} |",
+            "| {name} | {:.0} | {:.0} | {} | {:.0} | {:.0} | {} | {:.2} | {:.2} | {} | {} |",
             med(tokio, |s| s.rate),
             med(rt, |s| s.rate),
             ratio(tokio, rt, |s| s.rate),
             med(tokio, |s| s.p99_us),
             med(rt, |s| s.p99_us),
             ratio(tokio, rt, |s| s.p99_us),
+            med(tokio, |s| s.cpu_us_per_op),
+            med(rt, |s| s.cpu_us_per_op),
+            ratio(tokio, rt, |s| s.cpu_us_per_op),
             best_ratio(tokio, rt),
         );
     }
@@ -207,8 +250,8 @@ pub fn render(
          small GETs, 32 in flight; `reqwest_get_post` reqwest against axum, GET /json and POST \
          /echo (1 KiB) alternately, 32 in flight; `framed_lines` and `framed_length_delimited` \
          ping-pong round trips of a short line (LinesCodec) and a 1 KiB frame \
-         (LengthDelimitedCodec) on 8 TCP connections at once; all in one process on a \
-         2-worker multi-thread runtime. {notes}"
+         (LengthDelimitedCodec) on 8 TCP connections at once; each in a process of its own \
+         (client and server in it) on a 2-worker multi-thread runtime. {notes}"
     );
     md
 }

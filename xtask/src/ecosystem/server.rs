@@ -58,6 +58,24 @@ impl Server {
         }
     }
 
+    /// The CPU time the server has used so far, user and system together,
+    /// in seconds: fields 14 and 15 of its /proc/PID/stat, counted in
+    /// Linux's USER_HZ (100 a second). NaN where /proc cannot be read.
+    pub fn cpu_seconds(&self) -> f64 {
+        let stat = std::fs::read_to_string(format!("/proc/{}/stat", self.child.id()));
+        let ticks = stat.ok().and_then(|stat| {
+            // The command name (field 2) is in brackets and may hold
+            // spaces; the fields after it are plain numbers, the state
+            // (field 3) first.
+            let after_name = &stat[stat.rfind(')')? + 1..];
+            let mut fields = after_name.split_whitespace().skip(11);
+            let user: u64 = fields.next()?.parse().ok()?;
+            let system: u64 = fields.next()?.parse().ok()?;
+            Some(user + system)
+        });
+        ticks.map_or(f64::NAN, |t| t as f64 / 100.0)
+    }
+
     /// The port it listens on.
     pub fn port(&self) -> &str {
         self.addr.rsplit(':').next().unwrap_or("")

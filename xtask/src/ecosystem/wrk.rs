@@ -23,7 +23,7 @@ pub fn run(rounds: usize, samples: &mut Samples) -> Result<String, String> {
     }
     for round in 1..=rounds {
         for workers in [1, 2] {
-            for runtime in [Runtime::Tokio, Runtime::Rt] {
+            for runtime in Runtime::order(round) {
                 println!(
                     "xtask: wrk round {round}/{rounds}, axum on {} with {workers} worker(s)",
                     runtime.name()
@@ -44,12 +44,18 @@ pub fn run(rounds: usize, samples: &mut Samples) -> Result<String, String> {
 /// One wrk run against a fresh server.
 fn one(runtime: Runtime, workers: usize) -> Result<Sample, String> {
     let server = Server::start(runtime, "serve", workers)?;
+    let cpu_before = server.cpu_seconds();
     let result = measure(&server.addr);
+    let cpu = server.cpu_seconds() - cpu_before;
     server.stop()?;
-    result
+    let (mut sample, requests) = result?;
+    sample.cpu_us_per_op = cpu * 1e6 / requests.max(1) as f64;
+    Ok(sample)
 }
 
-fn measure(addr: &str) -> Result<Sample, String> {
+/// One wrk run: its sample (without the CPU time) and how many requests
+/// it made.
+fn measure(addr: &str) -> Result<(Sample, u64), String> {
     let output = Command::new("wrk")
         .args([
             "-t1",
@@ -69,8 +75,15 @@ fn measure(addr: &str) -> Result<Sample, String> {
     parse(&text).ok_or_else(|| format!("could not read wrk's output:\n{text}"))
 }
 
-/// Requests/s and the 99th percentile from wrk's `--latency` output.
-fn parse(text: &str) -> Option<Sample> {
+/// Requests/s, the 99th percentile and the number of requests from wrk's
+/// `--latency` output.
+fn parse(text: &str) -> Option<(Sample, u64)> {
+    let requests = text
+        .lines()
+        .find_map(|l| l.trim().split_once(" requests in "))?
+        .0
+        .parse()
+        .ok()?;
     let rate = text
         .lines()
         .find_map(|l| l.trim().strip_prefix("Requests/sec:"))?
@@ -90,8 +103,38 @@ fn parse(text: &str) -> Option<Sample> {
         "s" => 1e6,
         _ => return None,
     };
-    Some(Sample {
+    let sample = Sample {
         rate,
         p99_us: number * scale,
-    })
+        cpu_us_per_op: f64::NAN,
+    };
+    Some((sample, requests))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::parse;
+
+    #[test]
+    fn reads_the_rate_the_p99_and_the_request_count() {
+        let output = "Running 1s test @ http://127.0.0.1:46297/plain
+  1 threads and 10 connections
+  Latency Distribution
+     50%  116.00us
+     99%    1.38ms
+  80147 requests in 1.10s, 11.39MB read
+Requests/sec:  72830.06
+Transfer/sec:     10.35MB
+";
+        let (sample, requests) = parse(output).expect("the output is read");
+        assert_eq!(requests, 80147);
+        assert_eq!(sample.rate, 72830.06);
+        assert_eq!(sample.p99_us, 1380.0);
+        assert!(sample.cpu_us_per_op.is_nan());
+    }
+
+    #[test]
+    fn output_without_a_request_count_is_not_read() {
+        assert!(parse("Requests/sec:  72830.06\n     99%  378.00us\n").is_none());
+    }
 }
