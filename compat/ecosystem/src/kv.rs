@@ -78,9 +78,12 @@ async fn session(mut stream: TcpStream, db: Db, token: CancellationToken) {
     }
 }
 
-/// One command from the front of `buf`: its arguments and the bytes it
-/// took, `None` while it is incomplete.
-fn parse(buf: &[u8]) -> Result<Option<(Vec<&[u8]>, usize)>, String> {
+/// A parsed command: its arguments, borrowed from the buffer, and how
+/// many bytes of the buffer it took.
+type Parsed<'a> = (Vec<&'a [u8]>, usize);
+
+/// One command from the front of `buf`, `None` while it is incomplete.
+fn parse(buf: &[u8]) -> Result<Option<Parsed<'_>>, String> {
     let Some((count, mut at)) = header(buf, 0, b'*')? else {
         return Ok(None);
     };
