@@ -2,7 +2,8 @@
 //! --bench` to read: `result NAME ops=N secs=S rate=R p99_us=P
 //! cpu_us_per_op=C`, where R is operations per second, P the 99th
 //! percentile of one operation's latency and C the process's CPU time
-//! (user and system) per operation. The same code runs on whichever runtime `tokio` is.
+//! (user and system) per operation. The same code runs on whichever
+//! runtime `tokio` is.
 
 use std::future::Future;
 use std::net::SocketAddr;
@@ -65,9 +66,9 @@ pub fn run(workers: usize, scale: usize, only: &[String]) -> Result<(), String> 
 }
 
 /// Runs the workload `name` once, with its operation count divided by
-/// `scale`. At full size each lasts a second or two, long enough that the
-/// shared machine's swings in speed, which come and go within a second,
-/// average out over the run.
+/// `scale`. At full size each lasts about a second on a 2-core machine
+/// (half that before the counts were doubled), so that a brief swing in
+/// a shared machine's speed weighs less in its result.
 async fn workload(name: &'static str, scale: usize) -> Result<(Vec<Duration>, Duration), String> {
     watchdog::step(name);
     match name {
