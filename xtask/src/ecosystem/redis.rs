@@ -39,13 +39,11 @@ pub fn run(rounds: usize, samples: &mut Samples) -> Result<String, String> {
             // SET before GET, so that GET finds the keys SET wrote.
             for (pipeline, requests) in PIPELINES {
                 for test in ["set", "get"] {
-                    let cpu_before = server.cpu_seconds();
-                    let result = measure(server.port(), test, pipeline, requests);
-                    let cpu = server.cpu_seconds() - cpu_before;
-                    results.push(result.map(|mut sample| {
-                        sample.cpu_us_per_op = cpu * 1e6 / f64::from(requests);
-                        (format!("kv_{test}_p{pipeline}"), sample)
-                    }));
+                    let result = server.under_load(|| {
+                        let sample = measure(server.port(), test, pipeline, requests)?;
+                        Ok((sample, u64::from(requests)))
+                    });
+                    results.push(result.map(|sample| (format!("kv_{test}_p{pipeline}"), sample)));
                 }
             }
             server.stop()?;

@@ -8,6 +8,7 @@ use std::process::{Child, Command, Stdio};
 use std::thread;
 use std::time::{Duration, Instant};
 
+use super::bench::Sample;
 use super::Runtime;
 
 /// A running server process.
@@ -58,10 +59,24 @@ impl Server {
         }
     }
 
+    /// Runs `load` against the server and fills in the sample it returns
+    /// with the server's CPU time over the load's run divided by the
+    /// number of requests the load reports having made.
+    pub fn under_load(
+        &self,
+        load: impl FnOnce() -> Result<(Sample, u64), String>,
+    ) -> Result<Sample, String> {
+        let cpu_before = self.cpu_seconds();
+        let (mut sample, requests) = load()?;
+        let cpu = self.cpu_seconds() - cpu_before;
+        sample.cpu_us_per_op = cpu * 1e6 / requests.max(1) as f64;
+        Ok(sample)
+    }
+
     /// The CPU time the server has used so far, user and system together,
     /// in seconds: fields 14 and 15 of its /proc/PID/stat, counted in
     /// Linux's USER_HZ (100 a second). NaN where /proc cannot be read.
-    pub fn cpu_seconds(&self) -> f64 {
+    fn cpu_seconds(&self) -> f64 {
         let stat = std::fs::read_to_string(format!("/proc/{}/stat", self.child.id()));
         let ticks = stat.ok().and_then(|stat| {
             // The command name (field 2) is in brackets and may hold

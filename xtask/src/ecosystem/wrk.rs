@@ -44,13 +44,9 @@ pub fn run(rounds: usize, samples: &mut Samples) -> Result<String, String> {
 /// One wrk run against a fresh server.
 fn one(runtime: Runtime, workers: usize) -> Result<Sample, String> {
     let server = Server::start(runtime, "serve", workers)?;
-    let cpu_before = server.cpu_seconds();
-    let result = measure(&server.addr);
-    let cpu = server.cpu_seconds() - cpu_before;
+    let result = server.under_load(|| measure(&server.addr));
     server.stop()?;
-    let (mut sample, requests) = result?;
-    sample.cpu_us_per_op = cpu * 1e6 / requests.max(1) as f64;
-    Ok(sample)
+    result
 }
 
 /// One wrk run: its sample (without the CPU time) and how many requests
