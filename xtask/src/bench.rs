@@ -8,6 +8,9 @@
 //! beside the times (the callgrind files stay in
 //! `target/bench/callgrind/` for `callgrind_annotate`). Without valgrind on
 //! the `PATH` those cells say so and the times are reported as usual.
+//!
+//! `cargo xtask bench --control` runs tokio against itself: its ratios
+//! are the machine's noise, the yardstick for a run of rt against tokio.
 
 use crate::cargo::{cargo, workspace_root};
 
@@ -16,8 +19,8 @@ const SUITE: &str = "runtime";
 
 /// Runs the suite. `args` go to the harness unchanged (`--filter NAME`,
 /// `--samples N`, `--runtime rt|tokio`, `--smoke`, `--instructions`,
-/// `--help`); an `--out`
-/// among them overrides the default report directory.
+/// `--workers LIST`, `--control`, `--help`); an `--out` among them
+/// overrides the default report directory.
 pub fn bench(args: &[String]) -> Result<(), String> {
     let out = workspace_root().join("target").join("bench");
     let out = out.to_str().ok_or("non-UTF-8 target path")?;

@@ -13,6 +13,10 @@
 //! runtimes are measured with the very same synchronization code, and
 //! [`alloc`] counts heap bytes for the memory workloads.
 //!
+//! With `--control` both sides of every pair run tokio: the ratios of that
+//! run are the machine's noise, the yardstick for the ratios of rt to
+//! tokio.
+//!
 //! With `--instructions` the current-thread and one-worker cases are also
 //! run under callgrind ([`instructions`]); workloads mark the region that
 //! both the clock and the instruction count cover with a [`Stopwatch`].
@@ -29,7 +33,7 @@ mod svg;
 pub mod versus;
 mod workload;
 
-pub use options::{Options, OptionsError, Side};
+pub use options::{Options, OptionsError, Side, Sides};
 pub use region::Stopwatch;
 pub use report::{console_table, markdown_report};
 pub use runner::{main, run, CaseResult};

@@ -2,7 +2,7 @@
 //!
 //! ```text
 //! runtime [--smoke] [--filter NAME] [--samples N] [--out DIR] [--instructions]
-//!         [--workers N,N,...]
+//!         [--workers N,N,...] [--control]
 //! ```
 //!
 //! `--callgrind-child CASE` is the harness talking to itself: the
@@ -17,8 +17,8 @@ use std::fmt;
 use std::path::PathBuf;
 
 /// Samples per runtime and case when `--samples` is not given: enough for a
-/// stable median while the whole runtime suite stays under three minutes on
-/// two cores.
+/// stable median. The suite's time grows with it (the whole runtime suite
+/// at 10 samples took 8.6 minutes on two cores).
 pub const DEFAULT_SAMPLES: usize = 40;
 
 /// Most samples accepted, so that a typo cannot start an endless run.
@@ -53,6 +53,9 @@ pub struct Options {
     /// workload's own flavors (a scaling run); current-thread cases are
     /// left out then.
     pub workers: Option<Vec<usize>>,
+    /// `--control`: tokio runs on both sides of every pair, so each ratio
+    /// is what the machine's noise alone makes of two equal runtimes.
+    pub control: bool,
 }
 
 /// One of the two runtimes under comparison.
@@ -64,10 +67,37 @@ pub enum Side {
     Tokio,
 }
 
+/// The names of a run's two columns, first and second of each pair.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Sides {
+    /// The first column: rt, or in a control run a first tokio.
+    pub first: &'static str,
+    /// The second column: tokio, or in a control run a second tokio.
+    pub second: &'static str,
+}
+
+impl Sides {
+    /// rt against tokio.
+    pub const VERSUS: Sides = Sides {
+        first: "rt",
+        second: "tokio",
+    };
+    /// tokio against itself (`--control`).
+    pub const CONTROL: Sides = Sides {
+        first: "tokio-a",
+        second: "tokio-b",
+    };
+
+    /// The ratio's name, `first/second`.
+    pub fn ratio(&self) -> String {
+        format!("{}/{}", self.first, self.second)
+    }
+}
+
 /// The usage text printed for `--help` and after a command-line error.
 pub const USAGE: &str = "\
 usage: runtime [--smoke] [--filter NAME] [--samples N] [--out DIR] [--runtime rt|tokio]
-               [--instructions]
+               [--instructions] [--workers LIST] [--control]
   --smoke          run every workload once at a tiny size; no timings, no report
   --filter NAME    only workloads whose name (or name/flavor) contains NAME;
                    several NAMEs separated by commas select any of them
@@ -79,7 +109,11 @@ usage: runtime [--smoke] [--filter NAME] [--samples N] [--out DIR] [--runtime rt
                    counts of the measured region beside the times
   --workers LIST   run every workload on the multi-thread scheduler with each
                    of these worker counts (comma-separated, for example
-                   4,8,16) instead of its own flavors";
+                   4,8,16) instead of its own flavors
+  --control        run tokio on both sides of every pair (columns tokio-a and
+                   tokio-b): each ratio is the machine's noise, the yardstick
+                   for how far from 1.00 a ratio of rt to tokio must be to
+                   say anything";
 
 /// A command line the harness cannot run.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -92,6 +126,8 @@ pub enum OptionsError {
     BadRuntime(String),
     /// `--workers` was not a comma-separated list of counts in range.
     BadWorkers(String),
+    /// `--control` with an option that has no meaning in a control run.
+    NotWithControl(&'static str),
     /// An argument the harness does not know.
     Unknown(String),
 }
@@ -110,6 +146,10 @@ impl fmt::Display for OptionsError {
             OptionsError::BadWorkers(v) => write!(
                 f,
                 "--workers takes worker counts from 1 to {MAX_WORKERS} separated by commas, not {v:?}"
+            ),
+            OptionsError::NotWithControl(flag) => write!(
+                f,
+                "--control runs tokio on both sides, so {flag} has nothing to compare"
             ),
             OptionsError::Unknown(arg) => write!(f, "unknown argument {arg:?}"),
         }
@@ -135,6 +175,7 @@ impl Options {
             instructions: false,
             callgrind_child: None,
             workers: None,
+            control: false,
         };
         let mut args = args.into_iter();
         while let Some(arg) = args.next() {
@@ -142,6 +183,7 @@ impl Options {
                 "--smoke" => options.smoke = true,
                 "--bench" => {}
                 "--instructions" => options.instructions = true,
+                "--control" => options.control = true,
                 "--callgrind-child" => {
                     let value = args
                         .next()
@@ -184,7 +226,26 @@ impl Options {
                 _ => return Err(OptionsError::Unknown(arg)),
             }
         }
+        if options.control {
+            // Counting tokio's instructions twice, or running one side,
+            // would make a ratio of exactly 1 or none at all.
+            if options.instructions {
+                return Err(OptionsError::NotWithControl("--instructions"));
+            }
+            if options.only.is_some() {
+                return Err(OptionsError::NotWithControl("--runtime"));
+            }
+        }
         Ok(options)
+    }
+
+    /// The names of the two columns this run fills.
+    pub fn sides(&self) -> Sides {
+        if self.control {
+            Sides::CONTROL
+        } else {
+            Sides::VERSUS
+        }
     }
 
     /// The flavors to run a workload declared with `declared` on: its own,
@@ -310,6 +371,24 @@ mod tests {
         assert_eq!(
             parse(&["--fast"]).unwrap_err().to_string(),
             "unknown argument \"--fast\""
+        );
+    }
+
+    #[test]
+    fn control_runs_tokio_twice_and_refuses_what_it_cannot_compare() {
+        assert_eq!(parse(&[]).unwrap().sides(), Sides::VERSUS);
+        let o = parse(&["--control", "--samples", "3"]).unwrap();
+        assert!(o.control);
+        assert_eq!(o.sides().ratio(), "tokio-a/tokio-b");
+        assert_eq!(
+            parse(&["--control", "--instructions"]),
+            Err(OptionsError::NotWithControl("--instructions"))
+        );
+        assert_eq!(
+            parse(&["--runtime", "rt", "--control"])
+                .unwrap_err()
+                .to_string(),
+            "--control runs tokio on both sides, so --runtime has nothing to compare"
         );
     }
 

@@ -6,36 +6,37 @@
 
 use std::fmt::Write;
 
+use super::options::Sides;
 use super::runner::CaseResult;
 use super::stats::{geometric_mean, median};
 use super::workload::Unit;
 
-/// The columns every table has.
-const HEADER: [&str; 7] = [
-    "workload",
-    "flavor",
-    "rt",
-    "tokio",
-    "rt/tokio",
-    "rt min / median / max",
-    "tokio min / median / max",
-];
-
-/// The columns added when any case has instruction counts.
-const INSTRUCTION_HEADER: [&str; 3] = ["rt instr", "tokio instr", "instr rt/tokio"];
+/// The header cells of a table over `results`, naming the columns after
+/// `sides`.
+fn header(results: &[CaseResult], sides: Sides) -> Vec<String> {
+    let (a, b) = (sides.first, sides.second);
+    let mut header = vec![
+        "workload".to_string(),
+        "flavor".to_string(),
+        a.to_string(),
+        b.to_string(),
+        sides.ratio(),
+        format!("{a} min / median / max"),
+        format!("{b} min / median / max"),
+    ];
+    if with_instructions(results) {
+        header.extend([
+            format!("{a} instr"),
+            format!("{b} instr"),
+            format!("instr {}", sides.ratio()),
+        ]);
+    }
+    header
+}
 
 /// Whether the tables get the instruction columns.
 fn with_instructions(results: &[CaseResult]) -> bool {
     results.iter().any(|r| r.instructions.is_some())
-}
-
-/// The header cells of a table over `results`.
-fn header(results: &[CaseResult]) -> Vec<String> {
-    let mut header: Vec<String> = HEADER.iter().map(|h| h.to_string()).collect();
-    if with_instructions(results) {
-        header.extend(INSTRUCTION_HEADER.iter().map(|h| h.to_string()));
-    }
-    header
 }
 
 /// `min / median / max` of one side's samples in the case's unit; `-` for
@@ -78,10 +79,16 @@ fn cells(result: &CaseResult, instructions: bool) -> Vec<String> {
     cells
 }
 
-/// The summary lines: geometric mean of the time ratios, then of the memory
-/// ratios when there are any.
-fn summary(results: &[CaseResult]) -> Vec<String> {
+/// The time ratios above which the summary counts cases.
+const COUNTED_ABOVE: [f64; 3] = [1.00, 1.05, 1.10];
+
+/// The summary lines: geometric mean of the time ratios and how many cases
+/// lie above 1.00, 1.05 and 1.10 (what a control run's noise reaches is
+/// read there), then the geometric mean of the memory ratios when there
+/// are any.
+fn summary(results: &[CaseResult], sides: Sides) -> Vec<String> {
     let mut lines = Vec::new();
+    let name = sides.ratio();
     for (unit, what) in [(Unit::Nanos, "time"), (Unit::BytesPerTask, "memory")] {
         let ratios: Vec<f64> = results
             .iter()
@@ -90,9 +97,20 @@ fn summary(results: &[CaseResult]) -> Vec<String> {
             .collect();
         if let Some(mean) = geometric_mean(&ratios) {
             lines.push(format!(
-                "Geometric mean of {what} ratios rt/tokio: {mean:.3} ({} cases)",
+                "Geometric mean of {what} ratios {name}: {mean:.3} ({} cases)",
                 ratios.len()
             ));
+            if unit == Unit::Nanos {
+                let bars = COUNTED_ABOVE.map(|bar| format!("{bar:.2}"));
+                let counts = COUNTED_ABOVE
+                    .map(|bar| ratios.iter().filter(|&&r| r > bar).count().to_string());
+                lines.push(format!(
+                    "Time ratios {name} above {}: {} of {} cases",
+                    bars.join(", "),
+                    counts.join(", "),
+                    ratios.len()
+                ));
+            }
         }
     }
     let ratios: Vec<f64> = results
@@ -101,17 +119,18 @@ fn summary(results: &[CaseResult]) -> Vec<String> {
         .collect();
     if let Some(mean) = geometric_mean(&ratios) {
         lines.push(format!(
-            "Geometric mean of instruction ratios rt/tokio: {mean:.3} ({} cases)",
+            "Geometric mean of instruction ratios {name}: {mean:.3} ({} cases)",
             ratios.len()
         ));
     }
     lines
 }
 
-/// The results as a column-aligned text table followed by the summary.
-pub fn console_table(results: &[CaseResult]) -> String {
+/// The results as a column-aligned text table followed by the summary,
+/// the columns named after `sides`.
+pub fn console_table(results: &[CaseResult], sides: Sides) -> String {
     let instructions = with_instructions(results);
-    let header = header(results);
+    let header = header(results, sides);
     let rows: Vec<Vec<String>> = results.iter().map(|r| cells(r, instructions)).collect();
     let mut widths: Vec<usize> = header.iter().map(|h| h.chars().count()).collect();
     for row in &rows {
@@ -133,24 +152,38 @@ pub fn console_table(results: &[CaseResult]) -> String {
         out.truncate(out.trim_end().len());
         out.push('\n');
     }
-    for line in summary(results) {
+    for line in summary(results, sides) {
         let _ = writeln!(out, "{line}");
     }
     out
 }
 
 /// The results as a markdown document: what was measured and how, the
-/// table, and the summary.
-pub fn markdown_report(title: &str, results: &[CaseResult], samples: usize) -> String {
+/// table, and the summary, the columns named after `sides`.
+pub fn markdown_report(
+    title: &str,
+    results: &[CaseResult],
+    samples: usize,
+    sides: Sides,
+) -> String {
     let cores = std::thread::available_parallelism().map_or(0, |n| n.get());
+    let (a, b) = (sides.first, sides.second);
     let mut out = String::new();
-    let _ = writeln!(out, "# {title}: rt vs tokio\n");
+    let _ = writeln!(out, "# {title}: {a} vs {b}\n");
     let _ = writeln!(
         out,
-        "Medians of {samples} samples per runtime (byte counts: at most 3), rt and \
-         tokio alternating in one process on a machine with {cores} cores. \
-         rt/tokio below 1 means rt is faster (or uses less memory).\n"
+        "Medians of {samples} samples per side (byte counts: at most 3), {a} and \
+         {b} alternating in one process on a machine with {cores} cores. \
+         {a}/{b} below 1 means {a} is faster (or uses less memory).\n"
     );
+    if sides == Sides::CONTROL {
+        let _ = writeln!(
+            out,
+            "A control run: both columns ran tokio's code, so every ratio is what \
+             this machine's noise makes of two equal runtimes under the same \
+             alternation and sample count as a run of rt against tokio.\n"
+        );
+    }
     let instructions = with_instructions(results);
     if instructions {
         let _ = writeln!(
@@ -162,7 +195,7 @@ pub fn markdown_report(title: &str, results: &[CaseResult], samples: usize) -> S
              machine's load.\n"
         );
     }
-    let header = header(results);
+    let header = header(results, sides);
     let _ = writeln!(out, "| {} |", header.join(" | "));
     let align: Vec<&str> = (0..header.len())
         .map(|i| if i < 2 { "---" } else { "---:" })
@@ -172,7 +205,7 @@ pub fn markdown_report(title: &str, results: &[CaseResult], samples: usize) -> S
         let _ = writeln!(out, "| {} |", row.join(" | "));
     }
     out.push('\n');
-    for line in summary(results) {
+    for line in summary(results, sides) {
         let _ = writeln!(out, "{line}\n");
     }
     out
@@ -214,7 +247,7 @@ mod tests {
 
     #[test]
     fn markdown_has_a_row_per_case_and_the_geometric_means() {
-        let md = markdown_report("runtime", &results(), 3);
+        let md = markdown_report("runtime", &results(), 3, Sides::VERSUS);
         assert!(md.starts_with("# runtime: rt vs tokio\n"));
         assert!(md.contains(
             "| spawn_many_local | current | 2.00 ms | 1.00 ms | 2.00 \
@@ -223,6 +256,7 @@ mod tests {
         assert!(md.contains("| yield_many | multi-2 | 500.0 µs | 1.00 ms | 0.50 | - | - |"));
         assert!(md.contains("| idle_task_memory | current | 256 B/task | 320 B/task | 0.80 |"));
         assert!(md.contains("Geometric mean of time ratios rt/tokio: 1.000 (2 cases)"));
+        assert!(md.contains("Time ratios rt/tokio above 1.00, 1.05, 1.10: 1, 1, 1 of 2 cases"));
         assert!(md.contains("Geometric mean of memory ratios rt/tokio: 0.800 (1 cases)"));
         assert!(
             !md.contains("instr"),
@@ -242,7 +276,7 @@ mod tests {
             rt: Count::Missing("valgrind not found on PATH".into()),
             tokio: Count::Missing("valgrind not found on PATH".into()),
         });
-        let md = markdown_report("runtime", &r, 3);
+        let md = markdown_report("runtime", &r, 3, Sides::VERSUS);
         assert!(
             md.contains("| rt instr | tokio instr | instr rt/tokio |"),
             "{md}"
@@ -250,13 +284,13 @@ mod tests {
         assert!(md.contains("| 110.00M | 100.00M | 1.100 |"), "{md}");
         assert!(md.contains("| valgrind not found on PATH | valgrind not found on PATH | - |"));
         assert!(md.contains("Geometric mean of instruction ratios rt/tokio: 1.100 (1 cases)"));
-        let table = console_table(&r);
+        let table = console_table(&r, Sides::VERSUS);
         assert!(table.contains("instr rt/tokio"));
     }
 
     #[test]
     fn console_table_aligns_columns() {
-        let table = console_table(&results());
+        let table = console_table(&results(), Sides::VERSUS);
         let lines: Vec<&str> = table.lines().collect();
         assert!(lines[0].starts_with("workload          flavor"));
         // Every table line ends in the ratio column, right-aligned.
@@ -266,10 +300,20 @@ mod tests {
     }
 
     #[test]
+    fn a_control_run_names_its_columns_and_says_what_it_is() {
+        let md = markdown_report("runtime", &results(), 3, Sides::CONTROL);
+        assert!(md.starts_with("# runtime: tokio-a vs tokio-b\n"), "{md}");
+        assert!(md.contains("A control run: both columns ran tokio's code"));
+        assert!(md.contains("| workload | flavor | tokio-a | tokio-b | tokio-a/tokio-b |"));
+        assert!(md.contains("Geometric mean of time ratios tokio-a/tokio-b: 1.000"));
+        assert!(!md.contains("rt/tokio") && !md.contains("| rt "), "{md}");
+    }
+
+    #[test]
     fn missing_samples_show_as_dashes() {
         let mut r = results();
         r[0].tokio.clear();
-        let md = markdown_report("runtime", &r[..1], 3);
+        let md = markdown_report("runtime", &r[..1], 3, Sides::VERSUS);
         assert!(md.contains("| spawn_many_local | current | 2.00 ms | - | - |"));
         assert!(!md.contains("Geometric mean"));
     }

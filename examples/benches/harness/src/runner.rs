@@ -8,6 +8,9 @@
 //! so that neither always runs on a machine its rival just warmed or
 //! heated.
 //!
+//! A control run (`--control`) is the same with tokio's function in rt's
+//! place: the first column holds a first tokio's samples.
+//!
 //! With `--instructions`, each current-thread and one-worker case is then
 //! run once more per runtime, in a child process under callgrind
 //! ([`super::instructions`]).
@@ -36,7 +39,7 @@ pub struct CaseResult {
     pub flavor: Flavor,
     /// What the samples measure.
     pub unit: Unit,
-    /// rt's samples, in run order.
+    /// rt's samples, in run order (in a control run, the first tokio's).
     pub rt: Vec<f64>,
     /// tokio's samples, in run order.
     pub tokio: Vec<f64>,
@@ -106,16 +109,20 @@ pub fn run(
             }
             result.instructions = Some(instructions);
         }
+        let sides = options.sides();
         match (result.rt_median(), result.tokio_median(), result.ratio()) {
             _ if options.smoke => writeln!(progress, " ok")?,
             (Some(rt), Some(tokio), Some(ratio)) => writeln!(
                 progress,
-                " rt {}  tokio {}  rt/tokio {ratio:.2}",
+                " {} {}  {} {}  {} {ratio:.2}",
+                sides.first,
                 workload.unit.format(rt),
+                sides.second,
                 workload.unit.format(tokio),
+                sides.ratio(),
             )?,
             (rt, tokio, _) => {
-                for (side, median) in [("rt", rt), ("tokio", tokio)] {
+                for (side, median) in [(sides.first, rt), (sides.second, tokio)] {
                     if let Some(median) = median {
                         write!(progress, " {side} {}", workload.unit.format(median))?;
                     }
@@ -162,9 +169,15 @@ fn run_case(
     };
     let run_rt = options.only != Some(Side::Tokio);
     let run_tokio = options.only != Some(Side::Rt);
+    // The first column's function: rt's, or tokio's again in a control run.
+    let first = if options.control {
+        workload.run_tokio
+    } else {
+        workload.run_rt
+    };
     if !options.smoke && !child {
         if run_rt {
-            (workload.run_rt)(&size);
+            first(&size);
         }
         if run_tokio {
             (workload.run_tokio)(&size);
@@ -181,13 +194,13 @@ fn run_case(
     for round in 0..samples {
         let rt_first = round % 2 == 0;
         if run_rt && rt_first {
-            result.rt.push((workload.run_rt)(&size));
+            result.rt.push(first(&size));
         }
         if run_tokio {
             result.tokio.push((workload.run_tokio)(&size));
         }
         if run_rt && !rt_first {
-            result.rt.push((workload.run_rt)(&size));
+            result.rt.push(first(&size));
         }
         write!(progress, ".")?;
         progress.flush()?;
@@ -238,7 +251,7 @@ fn run_and_report(title: &str, workloads: &[Workload], options: &Options) -> io:
     if options.callgrind_child.is_some() {
         return Ok(());
     }
-    print!("{}", console_table(&results));
+    print!("{}", console_table(&results, options.sides()));
     let paths = write_reports(title, &results, options)?;
     for path in paths {
         println!("wrote {}", path.display());
@@ -254,8 +267,12 @@ fn write_reports(
     fs::create_dir_all(&options.out_dir)?;
     let report = options.out_dir.join("report.md");
     let chart = options.out_dir.join("ratios.svg");
-    fs::write(&report, markdown_report(title, results, options.samples))?;
-    fs::write(&chart, ratio_chart(title, results))?;
+    let sides = options.sides();
+    fs::write(
+        &report,
+        markdown_report(title, results, options.samples, sides),
+    )?;
+    fs::write(&chart, ratio_chart(title, results, sides))?;
     Ok([report, chart])
 }
 
@@ -312,6 +329,23 @@ mod tests {
         let progress = String::from_utf8(progress).unwrap();
         assert!(progress.contains("[ 1/1] fake/multi-2"), "{progress}");
         assert!(progress.contains("rt/tokio 2.00"), "{progress}");
+    }
+
+    #[test]
+    fn a_control_run_puts_tokio_in_both_columns() {
+        let mut progress = Vec::new();
+        let results = run(
+            &[FAKE],
+            &options(&["--samples", "3", "--control", "--filter", "fake/current"]),
+            &mut progress,
+        )
+        .unwrap();
+        assert_eq!(results[0].rt, vec![100.0; 3]);
+        assert_eq!(results[0].tokio, vec![100.0; 3]);
+        // Both columns hold `fake_tokio`'s figure, not `fake_rt`'s 200.
+        assert_eq!(results[0].ratio(), Some(1.0));
+        let progress = String::from_utf8(progress).unwrap();
+        assert!(progress.contains("tokio-a/tokio-b 1.00"), "{progress}");
     }
 
     #[test]

@@ -3,12 +3,13 @@
 //! One horizontal bar per case, on a logarithmic axis centred on 1 so that
 //! "twice as fast" and "twice as slow" are bars of the same length: bars to
 //! the left (green) are cases where rt is faster, bars to the right (red)
-//! where tokio is. Grid lines sit on powers of two. A case with instruction
+//! where tokio is (in a control run, the first or the second tokio). Grid lines sit on powers of two. A case with instruction
 //! counts gets a second, paler bar under its time bar: the instruction
 //! ratio, which the machine's load does not move.
 
 use std::fmt::Write;
 
+use super::options::Sides;
 use super::runner::CaseResult;
 
 const LABEL_WIDTH: f64 = 250.0;
@@ -36,8 +37,9 @@ fn axis_limit(ratios: &[f64]) -> f64 {
     2.0_f64.powi(widest.log2().ceil() as i32)
 }
 
-/// An SVG document with one bar per case that has a ratio.
-pub fn ratio_chart(title: &str, results: &[CaseResult]) -> String {
+/// An SVG document with one bar per case that has a ratio, the title
+/// naming the two columns after `sides`.
+pub fn ratio_chart(title: &str, results: &[CaseResult], sides: Sides) -> String {
     let usable = |x: &f64| x.is_finite() && *x > 0.0;
     let bars: Vec<(String, f64, Option<f64>)> = results
         .iter()
@@ -72,9 +74,11 @@ pub fn ratio_chart(title: &str, results: &[CaseResult]) -> String {
     );
     let _ = writeln!(
         svg,
-        r#"<text x="{}" y="20" font-size="15" text-anchor="middle">{}: rt / tokio (median time or bytes; pale: instructions; left of 1 = rt better)</text>"#,
+        r#"<text x="{}" y="20" font-size="15" text-anchor="middle">{}: {a} / {b} (median time or bytes; pale: instructions; left of 1 = {a} better)</text>"#,
         width / 2.0,
-        escape(title)
+        escape(title),
+        a = sides.first,
+        b = sides.second,
     );
     // Grid lines on powers of two, labelled below the plot.
     let mut power = 1.0 / limit;
@@ -183,7 +187,7 @@ mod tests {
             rt: Count::Region(103),
             tokio: Count::Region(100),
         });
-        let svg = ratio_chart("runtime", &[c]);
+        let svg = ratio_chart("runtime", &[c], Sides::VERSUS);
         assert_eq!(svg.matches("fill=\"#2a9d3f\"").count(), 1);
         assert_eq!(svg.matches("fill=\"#eba39c\"").count(), 1);
         assert!(svg.contains(">i 1.03</text>"), "{svg}");
@@ -191,9 +195,14 @@ mod tests {
 
     #[test]
     fn one_bar_per_ratio_coloured_by_winner() {
-        let svg = ratio_chart("runtime", &[case("fast", 1.0, 2.0), case("slow", 3.0, 1.0)]);
+        let svg = ratio_chart(
+            "runtime",
+            &[case("fast", 1.0, 2.0), case("slow", 3.0, 1.0)],
+            Sides::CONTROL,
+        );
         assert!(svg.starts_with("<svg xmlns=\"http://www.w3.org/2000/svg\""));
         assert!(svg.trim_end().ends_with("</svg>"));
+        assert!(svg.contains("runtime: tokio-a / tokio-b ("), "{svg}");
         assert_eq!(svg.matches("fill=\"#2a9d3f\"").count(), 1);
         assert_eq!(svg.matches("fill=\"#c8372d\"").count(), 1);
         assert!(svg.contains(">fast/multi-2</text>"));
@@ -205,7 +214,7 @@ mod tests {
 
     #[test]
     fn cases_without_a_ratio_are_left_out_and_text_is_escaped() {
-        let svg = ratio_chart("a<b&c", &[case("none", 1.0, 0.0)]);
+        let svg = ratio_chart("a<b&c", &[case("none", 1.0, 0.0)], Sides::VERSUS);
         assert!(!svg.contains("none/"));
         assert!(svg.contains("a&lt;b&amp;c"));
         assert_eq!(svg.matches("<rect").count(), 1, "only the background");
