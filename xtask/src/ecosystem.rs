@@ -1,4 +1,4 @@
-//! `cargo xtask ecosystem [--bench [--rounds N]] [--rt-only]`: the
+//! `cargo xtask ecosystem [--bench [--rounds N]] [--control] [--rt-only]`: the
 //! ecosystem fixture (compat/ecosystem: axum, hyper, hyper-util, reqwest,
 //! tower, tokio-util, tokio-stream) built in release twice, on crates.io's
 //! tokio and on rt patched in under tokio's name, and its smoke run on
@@ -6,6 +6,9 @@
 //! `--rt-only` skips the tokio build and run. `--bench` then times the
 //! same workloads on both (in-process workloads, axum under wrk, a RESP
 //! server under redis-benchmark) and writes `target/bench/ecosystem.md`.
+//! `--control` does the same with tokio's build in rt's place as well, so
+//! that its ratios show what the machine's noise makes of two equal
+//! runtimes (`target/bench/ecosystem-control.md`).
 //!
 //! The patch is passed on the command line (`--config
 //! patch.crates-io.tokio.path=...`), so the fixture's manifest and lock
@@ -27,26 +30,31 @@ mod wrk;
 /// The bound on one smoke run; the fixture's own watchdog fires first.
 const SMOKE_LIMIT: Duration = Duration::from_secs(120);
 
-/// One of the two runtimes the fixture builds on.
+/// One of the two runtimes the fixture builds on, or the stand-in of a
+/// control run.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
 pub enum Runtime {
     /// crates.io's tokio, as the fixture's lock names it.
     Tokio,
     /// rt, patched in through compat/tokio.
     Rt,
+    /// tokio's build again, in rt's place: the challenger of a control
+    /// run, whose ratios against tokio are the machine's noise.
+    TokioAgain,
 }
 
 impl Runtime {
-    /// The order in which round `round` (from 1) runs the two: tokio
-    /// first in odd rounds and rt first in even ones, so that whatever
+    /// The order in which round `round` (from 1) runs tokio and
+    /// `challenger` (rt, or tokio again in a control run): tokio first in
+    /// odd rounds and the challenger first in even ones, so that whatever
     /// favours the first or the second run of a pair (sockets left in
     /// TIME_WAIT by the one before, caches, the machine's load rising or
     /// falling) falls on each alike over an even number of rounds.
-    pub fn order(round: usize) -> [Runtime; 2] {
+    pub fn order(round: usize, challenger: Runtime) -> [Runtime; 2] {
         if round % 2 == 1 {
-            [Runtime::Tokio, Runtime::Rt]
+            [Runtime::Tokio, challenger]
         } else {
-            [Runtime::Rt, Runtime::Tokio]
+            [challenger, Runtime::Tokio]
         }
     }
 
@@ -55,14 +63,21 @@ impl Runtime {
         match self {
             Runtime::Tokio => "tokio",
             Runtime::Rt => "rt",
+            Runtime::TokioAgain => "tokio-b",
         }
     }
 
+    /// Where its build lives; tokio's for the control stand-in, which is
+    /// that very build.
     fn target_dir(self) -> PathBuf {
+        let built = match self {
+            Runtime::TokioAgain => Runtime::Tokio,
+            built => built,
+        };
         workspace_root()
             .join("target")
             .join("ecosystem")
-            .join(self.name())
+            .join(built.name())
     }
 
     /// The fixture's binary built on this runtime.
@@ -79,6 +94,7 @@ fn fixture() -> PathBuf {
 /// Runs the command; `args` are those after `ecosystem`.
 pub fn ecosystem(args: &[String]) -> Result<(), String> {
     let mut bench_rounds = None;
+    let mut control = false;
     let mut runtimes = vec![Runtime::Tokio, Runtime::Rt];
     let mut rest = args.iter();
     while let Some(arg) = rest.next() {
@@ -91,17 +107,27 @@ pub fn ecosystem(args: &[String]) -> Result<(), String> {
                     .filter(|&n| n > 0);
                 bench_rounds = Some(n.ok_or("--rounds takes a positive number")?);
             }
+            "--control" => {
+                control = true;
+                bench_rounds = Some(bench_rounds.unwrap_or(6));
+            }
             "--rt-only" => runtimes = vec![Runtime::Rt],
             other => {
-                return Err(format!(
-                    "ecosystem: unknown argument `{other}` (--bench, --rounds N, --rt-only)"
-                ))
+                let known = "--bench, --rounds N, --control, --rt-only";
+                return Err(format!("ecosystem: unknown argument `{other}` ({known})"));
             }
         }
     }
     if bench_rounds.is_some() && runtimes.len() < 2 {
         return Err("ecosystem: --bench compares rt with tokio; drop --rt-only".to_string());
     }
+    let challenger = if control {
+        // Only tokio's build takes part.
+        runtimes = vec![Runtime::Tokio];
+        Runtime::TokioAgain
+    } else {
+        Runtime::Rt
+    };
     let started = Instant::now();
     for &runtime in &runtimes {
         build(runtime)?;
@@ -117,7 +143,7 @@ pub fn ecosystem(args: &[String]) -> Result<(), String> {
         return Err(failed.join("\n"));
     }
     if let Some(rounds) = bench_rounds {
-        bench::bench(rounds)?;
+        bench::bench(rounds, challenger)?;
     }
     println!("xtask ecosystem: done in {:.0?}", started.elapsed());
     Ok(())

@@ -22,11 +22,12 @@
 //! * `bench [ARGS]`: the rt/tokio benchmark suite in release; writes
 //!   `target/bench/report.md` and `target/bench/ratios.svg`. `ARGS` go to
 //!   the harness (`--filter NAME`, `--samples N`, `--help`, ...).
-//! * `ecosystem [--bench [--rounds N]] [--rt-only]`: the compat/ecosystem
-//!   fixture (axum, hyper, reqwest, tower, tokio-util, tokio-stream) built
-//!   on crates.io's tokio and on rt patched in as tokio, and its smoke run
-//!   on both; `--bench` also times it on both and writes
-//!   `target/bench/ecosystem.md`.
+//! * `ecosystem [--bench [--rounds N]] [--control] [--rt-only]`: the
+//!   compat/ecosystem fixture (axum, hyper, reqwest, tower, tokio-util,
+//!   tokio-stream) built on crates.io's tokio and on rt patched in as
+//!   tokio, and its smoke run on both; `--bench` also times it on both and
+//!   writes `target/bench/ecosystem.md`; `--control` times tokio against
+//!   itself (`target/bench/ecosystem-control.md`).
 
 use std::env;
 use std::process::exit;
@@ -61,7 +62,7 @@ fn main() {
         Some("tokio-suite") => tokio_suite::tokio_suite(&args[1..]),
         _ => {
             eprintln!(
-                "usage: cargo xtask <ci | features | test | loom [CRATE] | smoke | bench [ARGS] | ecosystem [--bench [--rounds N]] [--rt-only] | valgrind [--quick] | tokio-suite [FILTER]>"
+                "usage: cargo xtask <ci | features | test | loom [CRATE] | smoke | bench [ARGS] | ecosystem [--bench [--rounds N]] [--control] [--rt-only] | valgrind [--quick] | tokio-suite [FILTER]>"
             );
             exit(2);
         }

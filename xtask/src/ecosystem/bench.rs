@@ -4,7 +4,9 @@
 //! both alike, then the axum application under wrk and the RESP
 //! server under redis-benchmark; the medians
 //! and the spread of the per-round rt/tokio ratios go to
-//! `target/bench/ecosystem.md` and the terminal.
+//! `target/bench/ecosystem.md` and the terminal. A control run puts
+//! tokio's build in rt's place (`tokio-b`) and writes
+//! `target/bench/ecosystem-control.md`.
 
 use std::collections::BTreeMap;
 use std::fmt::Write as _;
@@ -45,17 +47,18 @@ pub fn record(samples: &mut Samples, name: String, runtime: Runtime, sample: Sam
         .push(sample);
 }
 
-/// Runs `rounds` rounds of the workloads and of wrk, then writes the
-/// report. Each in-process workload runs in a process of its own, rt's
-/// and tokio's one after the other, so that the two runs compared lie
-/// seconds apart rather than a whole pass of every workload.
-pub fn bench(rounds: usize) -> Result<(), String> {
+/// Runs `rounds` rounds of the workloads and of wrk, tokio against
+/// `challenger` (rt, or tokio again in a control run), then writes the
+/// report. Each in-process workload runs in a process of its own, the
+/// challenger's and tokio's one after the other, so that the two runs
+/// compared lie seconds apart rather than a whole pass of every workload.
+pub fn bench(rounds: usize, challenger: Runtime) -> Result<(), String> {
     let load_before = load_average();
     let workloads = workload_names()?;
     let mut samples = Samples::new();
     for round in 1..=rounds {
         for workload in &workloads {
-            for runtime in Runtime::order(round) {
+            for runtime in Runtime::order(round, challenger) {
                 println!(
                     "xtask: ecosystem bench round {round}/{rounds}, {workload} on {}",
                     runtime.name()
@@ -77,12 +80,13 @@ pub fn bench(rounds: usize) -> Result<(), String> {
         }
     }
     let notes = [
-        wrk::run(rounds, &mut samples)?,
-        redis::run(rounds, &mut samples)?,
+        wrk::run(rounds, challenger, &mut samples)?,
+        redis::run(rounds, challenger, &mut samples)?,
     ];
     let load_after = load_average();
     let report = render(
         &samples,
+        challenger,
         rounds,
         &load_before,
         &load_after,
@@ -91,7 +95,10 @@ pub fn bench(rounds: usize) -> Result<(), String> {
     println!("\n{report}");
     let out = workspace_root().join("target").join("bench");
     std::fs::create_dir_all(&out).map_err(|e| format!("creating {}: {e}", out.display()))?;
-    let path = out.join("ecosystem.md");
+    let path = out.join(match challenger {
+        Runtime::TokioAgain => "ecosystem-control.md",
+        _ => "ecosystem.md",
+    });
     std::fs::write(&path, report).map_err(|e| format!("writing {}: {e}", path.display()))?;
     println!("xtask: wrote {}", path.display());
     Ok(())
@@ -162,7 +169,8 @@ fn median(values: &mut [f64]) -> f64 {
     }
 }
 
-/// "median (min–max)" of the per-round ratios `rt / tokio` of `value`.
+/// "median (min–max)" of the per-round ratios `challenger / tokio` of
+/// `value`.
 fn ratio(tokio: &[Sample], rt: &[Sample], value: fn(&Sample) -> f64) -> String {
     let mut ratios: Vec<f64> = tokio
         .iter()
@@ -182,7 +190,7 @@ fn med(samples: &[Sample], value: fn(&Sample) -> f64) -> f64 {
     median(&mut finite.collect::<Vec<_>>())
 }
 
-/// rt's best round over tokio's best round (highest rate, lowest p99): on a
+/// The challenger's best round over tokio's best round (highest rate, lowest p99): on a
 /// loaded machine the best round is the one least disturbed.
 fn best_ratio(tokio: &[Sample], rt: &[Sample]) -> String {
     let best = |samples: &[Sample]| {
@@ -194,32 +202,42 @@ fn best_ratio(tokio: &[Sample], rt: &[Sample]) -> String {
     format!("{:.2} / {:.2}", rt_rate / tokio_rate, rt_p99 / tokio_p99)
 }
 
-/// The markdown report.
+/// The markdown report of tokio against `challenger`.
 pub fn render(
     samples: &Samples,
+    challenger: Runtime,
     rounds: usize,
     load_before: &str,
     load_after: &str,
     notes: &str,
 ) -> String {
     let cores = std::thread::available_parallelism().map_or(0, |n| n.get());
+    let c = challenger.name();
     let mut md = String::new();
-    let _ = writeln!(md, "# Ecosystem: rt against tokio\n");
+    let _ = writeln!(md, "# Ecosystem: {c} against tokio\n");
     let _ = writeln!(
         md,
         "The compat/ecosystem fixture (`cargo xtask ecosystem --bench`) built twice in release (crates.io's tokio; rt patched in \
          under tokio's name), {rounds} rounds, each pair of runs back to back, tokio first in odd \
-         rounds and rt first in even ones. Ratios are rt/tokio per round: the \
+         rounds and {c} first in even ones. Ratios are {c}/tokio per round: the \
          median, then the lowest and highest in brackets; the last column compares each \
          runtime's best round (highest ops/s, lowest p99), the one the load disturbed least. \
-         Ops/s above 1 and p99 and CPU per operation below 1 favour rt; CPU is that of the \
+         Ops/s above 1 and p99 and CPU per operation below 1 favour {c}; CPU is that of the \
          process that served the load (for the in-process workloads, client and server \
          together), user and system time. Machine: {cores} cores, load average {load_before} before and {load_after} \
          after; numbers on a shared, loaded machine move between runs, so read the spread.\n"
     );
+    if challenger == Runtime::TokioAgain {
+        let _ = writeln!(
+            md,
+            "A control run (`cargo xtask ecosystem --control`): `{c}` is tokio's build as well, so \
+             every ratio is what this machine's noise makes of two equal runtimes under the same \
+             rounds and order as a run of rt against tokio.\n"
+        );
+    }
     let _ = writeln!(
         md,
-        "| workload | tokio ops/s | rt ops/s | rt/tokio ops/s | tokio p99 µs | rt p99 µs | rt/tokio p99 | tokio CPU µs/op | rt CPU µs/op | rt/tokio CPU/op | best rounds rt/tokio ops/s / p99 |"
+        "| workload | tokio ops/s | {c} ops/s | {c}/tokio ops/s | tokio p99 µs | {c} p99 µs | {c}/tokio p99 | tokio CPU µs/op | {c} CPU µs/op | {c}/tokio CPU/op | best rounds {c}/tokio ops/s / p99 |"
     );
     let _ = writeln!(
         md,
@@ -228,7 +246,7 @@ pub fn render(
     for (name, by_runtime) in samples {
         let empty = Vec::new();
         let tokio = by_runtime.get("tokio").unwrap_or(&empty);
-        let rt = by_runtime.get("rt").unwrap_or(&empty);
+        let rt = by_runtime.get(c).unwrap_or(&empty);
         let _ = writeln!(
             md,
             "| {name} | {:.0} | {:.0} | {} | {:.0} | {:.0} | {} | {:.2} | {:.2} | {} | {} |",
@@ -254,4 +272,68 @@ pub fn render(
          (client and server in it) on a 2-worker multi-thread runtime. {notes}"
     );
     md
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn sample(rate: f64) -> Sample {
+        Sample {
+            rate,
+            p99_us: 100.0,
+            cpu_us_per_op: 10.0,
+        }
+    }
+
+    #[test]
+    fn pairs_alternate_which_runtime_goes_first() {
+        assert_eq!(
+            Runtime::order(1, Runtime::Rt),
+            [Runtime::Tokio, Runtime::Rt]
+        );
+        assert_eq!(
+            Runtime::order(2, Runtime::TokioAgain),
+            [Runtime::TokioAgain, Runtime::Tokio]
+        );
+        assert_eq!(
+            Runtime::TokioAgain.binary(),
+            Runtime::Tokio.binary(),
+            "the control's challenger is tokio's own build"
+        );
+    }
+
+    #[test]
+    fn the_report_names_the_challenger_and_says_when_it_is_a_control() {
+        let mut samples = Samples::new();
+        for (runtime, rate) in [(Runtime::Tokio, 100.0), (Runtime::TokioAgain, 110.0)] {
+            record(&mut samples, "hyper".to_string(), runtime, sample(rate));
+        }
+        let md = render(&samples, Runtime::TokioAgain, 1, "0", "0", "");
+        assert!(
+            md.starts_with("# Ecosystem: tokio-b against tokio\n"),
+            "{md}"
+        );
+        assert!(md.contains("A control run"), "{md}");
+        assert!(
+            md.contains("| tokio-b ops/s | tokio-b/tokio ops/s |"),
+            "{md}"
+        );
+        assert!(
+            md.contains("| hyper | 100 | 110 | 1.10 (1.10–1.10) |"),
+            "{md}"
+        );
+
+        let mut samples = Samples::new();
+        for (runtime, rate) in [(Runtime::Tokio, 100.0), (Runtime::Rt, 90.0)] {
+            record(&mut samples, "hyper".to_string(), runtime, sample(rate));
+        }
+        let md = render(&samples, Runtime::Rt, 1, "0", "0", "");
+        assert!(md.starts_with("# Ecosystem: rt against tokio\n"), "{md}");
+        assert!(!md.contains("A control run"), "{md}");
+        assert!(
+            md.contains("| hyper | 100 | 90 | 0.90 (0.90–0.90) |"),
+            "{md}"
+        );
+    }
 }

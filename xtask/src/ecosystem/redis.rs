@@ -15,10 +15,11 @@ use super::Runtime;
 /// each, as the unpipelined one takes).
 const PIPELINES: [(u32, u32); 2] = [(1, 100_000), (16, 1_000_000)];
 
-/// Runs the redis-benchmark rounds into `samples`; the result is the
+/// Runs the redis-benchmark rounds of tokio and `challenger` into
+/// `samples`; the result is the
 /// sentence the report gives about them, which says so when
 /// redis-benchmark is not installed.
-pub fn run(rounds: usize, samples: &mut Samples) -> Result<String, String> {
+pub fn run(rounds: usize, challenger: Runtime, samples: &mut Samples) -> Result<String, String> {
     if Command::new("redis-benchmark")
         .arg("--version")
         .output()
@@ -29,7 +30,7 @@ pub fn run(rounds: usize, samples: &mut Samples) -> Result<String, String> {
         return Ok(note.to_string());
     }
     for round in 1..=rounds {
-        for runtime in Runtime::order(round) {
+        for runtime in Runtime::order(round, challenger) {
             println!(
                 "xtask: redis-benchmark round {round}/{rounds}, kv on {}",
                 runtime.name()

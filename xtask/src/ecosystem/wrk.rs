@@ -13,9 +13,9 @@ const SECONDS: u32 = 5;
 /// wrk's connections.
 const CONNECTIONS: u32 = 50;
 
-/// Runs the wrk rounds into `samples`; the result is the sentence the
+/// Runs the wrk rounds of tokio and `challenger` into `samples`; the result is the sentence the
 /// report gives about them, which says so when wrk is not installed.
-pub fn run(rounds: usize, samples: &mut Samples) -> Result<String, String> {
+pub fn run(rounds: usize, challenger: Runtime, samples: &mut Samples) -> Result<String, String> {
     if Command::new("wrk").arg("--version").output().is_err() {
         let note = "wrk is NOT installed (`apt-get install -y wrk`), so the axum-under-wrk rows are missing.";
         eprintln!("xtask: ecosystem: {note}");
@@ -23,7 +23,7 @@ pub fn run(rounds: usize, samples: &mut Samples) -> Result<String, String> {
     }
     for round in 1..=rounds {
         for workers in [1, 2] {
-            for runtime in Runtime::order(round) {
+            for runtime in Runtime::order(round, challenger) {
                 println!(
                     "xtask: wrk round {round}/{rounds}, axum on {} with {workers} worker(s)",
                     runtime.name()
