@@ -84,7 +84,8 @@ const COUNTED_ABOVE: [f64; 3] = [1.00, 1.05, 1.10];
 
 /// The summary lines: geometric mean of the time ratios and how many cases
 /// lie above 1.00, 1.05 and 1.10 (what a control run's noise reaches is
-/// read there), then the geometric mean of the memory ratios when there
+/// read there), counted on the ratios as the table shows them, to two
+/// decimals, so that a row reading 1.00 is never counted above 1.00; then the geometric mean of the memory ratios when there
 /// are any.
 fn summary(results: &[CaseResult], sides: Sides) -> Vec<String> {
     let mut lines = Vec::new();
@@ -102,8 +103,13 @@ fn summary(results: &[CaseResult], sides: Sides) -> Vec<String> {
             ));
             if unit == Unit::Nanos {
                 let bars = COUNTED_ABOVE.map(|bar| format!("{bar:.2}"));
-                let counts = COUNTED_ABOVE
-                    .map(|bar| ratios.iter().filter(|&&r| r > bar).count().to_string());
+                let shown: Vec<f64> = ratios.iter().map(|r| (r * 100.0).round() / 100.0).collect();
+                let counts = COUNTED_ABOVE.map(|bar| {
+                    // A hundredth's margin keeps a shown 1.05 from
+                    // counting above 1.05 through binary rounding.
+                    let count = shown.iter().filter(|&&r| r > bar + 0.005).count();
+                    count.to_string()
+                });
                 lines.push(format!(
                     "Time ratios {name} above {}: {} of {} cases",
                     bars.join(", "),
@@ -297,6 +303,25 @@ mod tests {
         let ends: Vec<usize> = lines[..4].iter().map(|l| l.chars().count()).collect();
         assert!(ends.iter().all(|&e| e == ends[0]), "{table}");
         assert!(lines[4].starts_with("Geometric mean of time ratios"));
+    }
+
+    #[test]
+    fn the_summary_counts_ratios_as_the_table_shows_them() {
+        let case = |rt: f64| CaseResult {
+            workload: "x",
+            flavor: Flavor::CurrentThread,
+            unit: Unit::Nanos,
+            rt: vec![rt],
+            tokio: vec![1000.0],
+            instructions: None,
+        };
+        // Shown as 1.00, 1.05, 1.06 and 1.11.
+        let r = [case(1004.0), case(1051.0), case(1057.0), case(1109.0)];
+        let md = markdown_report("runtime", &r, 1, Sides::VERSUS);
+        assert!(
+            md.contains("Time ratios rt/tokio above 1.00, 1.05, 1.10: 3, 2, 1 of 4 cases"),
+            "{md}"
+        );
     }
 
     #[test]
