@@ -171,10 +171,10 @@ fn median(values: &mut [f64]) -> f64 {
 
 /// "median (min–max)" of the per-round ratios `challenger / tokio` of
 /// `value`.
-fn ratio(tokio: &[Sample], rt: &[Sample], value: fn(&Sample) -> f64) -> String {
+fn ratio(tokio: &[Sample], challenger: &[Sample], value: fn(&Sample) -> f64) -> String {
     let mut ratios: Vec<f64> = tokio
         .iter()
-        .zip(rt)
+        .zip(challenger)
         .map(|(t, r)| value(r) / value(t))
         .filter(|r| r.is_finite())
         .collect();
@@ -190,16 +190,17 @@ fn med(samples: &[Sample], value: fn(&Sample) -> f64) -> f64 {
     median(&mut finite.collect::<Vec<_>>())
 }
 
-/// The challenger's best round over tokio's best round (highest rate, lowest p99): on a
-/// loaded machine the best round is the one least disturbed.
-fn best_ratio(tokio: &[Sample], rt: &[Sample]) -> String {
+/// The challenger's best round over tokio's best round (highest rate,
+/// lowest p99): on a loaded machine the best round is the one least
+/// disturbed.
+fn best_ratio(tokio: &[Sample], challenger: &[Sample]) -> String {
     let best = |samples: &[Sample]| {
         let rate = samples.iter().map(|s| s.rate).fold(f64::NAN, f64::max);
         let p99 = samples.iter().map(|s| s.p99_us).fold(f64::NAN, f64::min);
         (rate, p99)
     };
-    let ((tokio_rate, tokio_p99), (rt_rate, rt_p99)) = (best(tokio), best(rt));
-    format!("{:.2} / {:.2}", rt_rate / tokio_rate, rt_p99 / tokio_p99)
+    let ((tokio_rate, tokio_p99), (rate, p99)) = (best(tokio), best(challenger));
+    format!("{:.2} / {:.2}", rate / tokio_rate, p99 / tokio_p99)
 }
 
 /// The markdown report of tokio against `challenger`.
@@ -246,20 +247,20 @@ pub fn render(
     for (name, by_runtime) in samples {
         let empty = Vec::new();
         let tokio = by_runtime.get("tokio").unwrap_or(&empty);
-        let rt = by_runtime.get(c).unwrap_or(&empty);
+        let challenger = by_runtime.get(c).unwrap_or(&empty);
         let _ = writeln!(
             md,
             "| {name} | {:.0} | {:.0} | {} | {:.0} | {:.0} | {} | {:.2} | {:.2} | {} | {} |",
             med(tokio, |s| s.rate),
-            med(rt, |s| s.rate),
-            ratio(tokio, rt, |s| s.rate),
+            med(challenger, |s| s.rate),
+            ratio(tokio, challenger, |s| s.rate),
             med(tokio, |s| s.p99_us),
-            med(rt, |s| s.p99_us),
-            ratio(tokio, rt, |s| s.p99_us),
+            med(challenger, |s| s.p99_us),
+            ratio(tokio, challenger, |s| s.p99_us),
             med(tokio, |s| s.cpu_us_per_op),
-            med(rt, |s| s.cpu_us_per_op),
-            ratio(tokio, rt, |s| s.cpu_us_per_op),
-            best_ratio(tokio, rt),
+            med(challenger, |s| s.cpu_us_per_op),
+            ratio(tokio, challenger, |s| s.cpu_us_per_op),
+            best_ratio(tokio, challenger),
         );
     }
     let _ = writeln!(

@@ -16,9 +16,8 @@ use super::Runtime;
 const PIPELINES: [(u32, u32); 2] = [(1, 100_000), (16, 1_000_000)];
 
 /// Runs the redis-benchmark rounds of tokio and `challenger` into
-/// `samples`; the result is the
-/// sentence the report gives about them, which says so when
-/// redis-benchmark is not installed.
+/// `samples`; the result is the sentence the report gives about them,
+/// which says so when redis-benchmark is not installed.
 pub fn run(rounds: usize, challenger: Runtime, samples: &mut Samples) -> Result<String, String> {
     if Command::new("redis-benchmark")
         .arg("--version")

@@ -13,8 +13,9 @@ const SECONDS: u32 = 5;
 /// wrk's connections.
 const CONNECTIONS: u32 = 50;
 
-/// Runs the wrk rounds of tokio and `challenger` into `samples`; the result is the sentence the
-/// report gives about them, which says so when wrk is not installed.
+/// Runs the wrk rounds of tokio and `challenger` into `samples`; the
+/// result is the sentence the report gives about them, which says so when
+/// wrk is not installed.
 pub fn run(rounds: usize, challenger: Runtime, samples: &mut Samples) -> Result<String, String> {
     if Command::new("wrk").arg("--version").output().is_err() {
         let note = "wrk is NOT installed (`apt-get install -y wrk`), so the axum-under-wrk rows are missing.";

@@ -86,6 +86,7 @@ pub fn run(
         .collect();
     let counting = options.instructions && options.callgrind_child.is_none();
     let no_valgrind = if counting { valgrind_missing() } else { None };
+    let sides = options.sides();
     let mut results = Vec::with_capacity(cases.len());
     for (index, (workload, flavor)) in cases.iter().enumerate() {
         let label = format!("{}/{}", workload.name, flavor);
@@ -109,7 +110,6 @@ pub fn run(
             }
             result.instructions = Some(instructions);
         }
-        let sides = options.sides();
         match (result.rt_median(), result.tokio_median(), result.ratio()) {
             _ if options.smoke => writeln!(progress, " ok")?,
             (Some(rt), Some(tokio), Some(ratio)) => writeln!(
