@@ -351,6 +351,92 @@ fn copy_yields_when_the_coop_budget_is_spent() {
     assert_eq!(copied, 1 << 16);
 }
 
+/// An endless reader and a writer that counts what it takes, neither of
+/// which spends coop budget, as a plain in-memory stream does not.
+struct Unbudgeted {
+    written: usize,
+}
+
+impl AsyncRead for Unbudgeted {
+    fn poll_read(
+        self: Pin<&mut Self>,
+        _cx: &mut Context<'_>,
+        buf: &mut ReadBuf<'_>,
+    ) -> Poll<std::io::Result<()>> {
+        let n = buf.remaining();
+        buf.initialize_unfilled_to(n).fill(7);
+        buf.advance(n);
+        Poll::Ready(Ok(()))
+    }
+}
+
+impl rt_io::io::AsyncWrite for Unbudgeted {
+    fn poll_write(
+        mut self: Pin<&mut Self>,
+        _cx: &mut Context<'_>,
+        buf: &[u8],
+    ) -> Poll<std::io::Result<usize>> {
+        self.written += buf.len();
+        Poll::Ready(Ok(buf.len()))
+    }
+
+    fn poll_flush(self: Pin<&mut Self>, _cx: &mut Context<'_>) -> Poll<std::io::Result<()>> {
+        Poll::Ready(Ok(()))
+    }
+
+    fn poll_shutdown(self: Pin<&mut Self>, _cx: &mut Context<'_>) -> Poll<std::io::Result<()>> {
+        Poll::Ready(Ok(()))
+    }
+}
+
+#[test]
+fn copy_between_streams_that_spend_no_budget_still_yields() {
+    let mut source = Unbudgeted { written: 0 };
+    let mut target = Unbudgeted { written: 0 };
+    {
+        let mut copying = Box::pin(copy(&mut source, &mut target));
+        rt_core::task::coop::with_budget(4, || {
+            assert!(
+                poll_once(Pin::new(&mut copying)).is_pending(),
+                "an endless copy that no resource charges yields all the same"
+            );
+        });
+    }
+    // One unit goes to the poll and one to each round of 8 KiB that ends
+    // with some left: three such rounds, and the fourth, which finds none,
+    // ends the poll.
+    assert_eq!(target.written, 4 * 8 * 1024);
+}
+
+#[test]
+fn copy_rounds_spend_only_the_budget_of_their_reads_and_writes() {
+    // `repeat` and `sink` spend a unit per read and per write, as sockets
+    // do: with 9 units, one goes to the poll and four rounds of a read and
+    // a write use the other eight, the rate of tokio's copy.
+    let mut source = repeat(1).take(1 << 20);
+    let mut target = sink();
+    let mut copying = Box::pin(copy(&mut source, &mut target));
+    rt_core::task::coop::with_budget(9, || {
+        assert!(poll_once(Pin::new(&mut copying)).is_pending());
+    });
+    drop(copying);
+    assert_eq!(source.limit(), (1 << 20) - 4 * 8 * 1024);
+}
+
+#[test]
+fn copy_buf_rounds_spend_only_the_budget_of_their_reads_and_writes() {
+    // As above, through the reader's own 8 KiB buffer: each refill and
+    // each write spends a unit.
+    let mut source = BufReader::with_capacity(8 * 1024, repeat(1).take(1 << 20));
+    let mut target = sink();
+    let mut copying = Box::pin(copy_buf(&mut source, &mut target));
+    rt_core::task::coop::with_budget(9, || {
+        assert!(poll_once(Pin::new(&mut copying)).is_pending());
+    });
+    drop(copying);
+    assert_eq!(source.get_ref().limit(), (1 << 20) - 4 * 8 * 1024);
+}
+
 #[test]
 fn simplex_carries_bytes_one_way_with_backpressure() {
     use rt_io::io::simplex;

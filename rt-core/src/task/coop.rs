@@ -61,6 +61,26 @@ pub fn has_budget_remaining() -> bool {
     BUDGET.with(|b| b.get() != Some(0)) || super::trace::is_tracing()
 }
 
+/// The units left in the current task's budget: `None` outside a runtime
+/// and inside [`unconstrained`].
+///
+/// Two readings around a few polls tell whether the resources polled in
+/// between spent any budget: `io::copy` charges its loop only for the
+/// rounds in which neither its reader nor its writer did, so that a copy
+/// between in-memory streams still yields while a copy between sockets,
+/// which charge every read and write, pays no extra unit per round.
+///
+/// ```
+/// use rt_core::task::coop;
+///
+/// assert_eq!(coop::remaining_budget(), None);
+/// coop::with_budget(8, || assert_eq!(coop::remaining_budget(), Some(8)));
+/// ```
+#[inline]
+pub fn remaining_budget() -> Option<u32> {
+    BUDGET.with(|b| b.get())
+}
+
 /// Total number of times a resource refused to proceed on this thread
 /// because the budget was spent (a metrics source for the schedulers).
 pub fn forced_yields() -> u64 {

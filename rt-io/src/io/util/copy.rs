@@ -55,11 +55,14 @@ impl CopyBuffer {
         R: AsyncRead + ?Sized,
         W: AsyncWrite + ?Sized,
     {
+        // One unit for this call, as tokio's copy spends; each read and
+        // write spends its own in the resource that does it.
+        let budget = match coop::poll_proceed(cx) {
+            Poll::Ready(budget) => budget,
+            Poll::Pending => return flush_and_yield(&mut self.need_flush, writer.as_mut(), cx),
+        };
         loop {
-            let budget = match coop::poll_proceed(cx) {
-                Poll::Ready(budget) => budget,
-                Poll::Pending => return flush_and_yield(&mut self.need_flush, writer.as_mut(), cx),
-            };
+            let units_before = coop::remaining_budget();
             if self.pos == self.cap && !self.read_done {
                 let mut buf = ReadBuf::new(&mut self.buf);
                 match reader.as_mut().poll_read(cx, &mut buf) {
@@ -95,6 +98,12 @@ impl CopyBuffer {
                 self.need_flush = false;
                 return Poll::Ready(Ok(self.amount));
             }
+            ready!(end_round(
+                units_before,
+                &mut self.need_flush,
+                writer.as_mut(),
+                cx
+            ))?;
         }
     }
 }
@@ -116,6 +125,50 @@ where
         *need_flush = false;
     }
     Poll::Pending
+}
+
+/// Ends one round (a read and its writes) of a copy loop. A round in which
+/// neither the reader nor the writer spent budget (in-memory streams, always
+/// ready) spends a unit here, so that an endless copy between them still
+/// yields; sockets spend a unit on every read and write, and their rounds
+/// pay nothing more, as in tokio, whose copy spends one unit per poll. Once
+/// the budget is spent: flushes, then `Pending`.
+#[inline]
+fn end_round<W>(
+    units_before: Option<u32>,
+    need_flush: &mut bool,
+    writer: Pin<&mut W>,
+    cx: &mut Context<'_>,
+) -> Poll<io::Result<()>>
+where
+    W: AsyncWrite + ?Sized,
+{
+    if coop::remaining_budget() != units_before {
+        return Poll::Ready(Ok(()));
+    }
+    charge_round(need_flush, writer, cx)
+}
+
+/// The unit of a round that spent none, out of line: the socket copies
+/// that matter for speed never get here, and keeping it out of the loop
+/// leaves room for the reader's `poll_read` to be inlined there.
+#[cold]
+#[inline(never)]
+fn charge_round<W>(
+    need_flush: &mut bool,
+    writer: Pin<&mut W>,
+    cx: &mut Context<'_>,
+) -> Poll<io::Result<()>>
+where
+    W: AsyncWrite + ?Sized,
+{
+    match coop::poll_proceed(cx) {
+        Poll::Ready(unit) => {
+            unit.made_progress();
+            Poll::Ready(Ok(()))
+        }
+        Poll::Pending => flush_and_yield(need_flush, writer, cx),
+    }
 }
 
 /// Copies everything `reader` yields into `writer`, then flushes `writer`;
@@ -181,29 +234,34 @@ where
 {
     let mut amount = 0u64;
     let mut need_flush = false;
-    std::future::poll_fn(|cx| loop {
-        let mut reader = Pin::new(&mut *reader);
-        let mut writer = Pin::new(&mut *writer);
+    std::future::poll_fn(|cx| {
+        // One unit for this poll, as in `CopyBuffer::poll_copy`.
         let Poll::Ready(budget) = coop::poll_proceed(cx) else {
-            return flush_and_yield(&mut need_flush, writer, cx);
+            return flush_and_yield(&mut need_flush, Pin::new(&mut *writer), cx);
         };
-        let chunk = match retry_interrupted(reader.as_mut().poll_fill_buf(cx), cx) {
-            Poll::Ready(chunk) => chunk?,
-            Poll::Pending => return flush_and_yield(&mut need_flush, writer, cx),
-        };
-        if chunk.is_empty() {
-            ready!(writer.poll_flush(cx))?;
-            return Poll::Ready(Ok(amount));
+        loop {
+            let mut reader = Pin::new(&mut *reader);
+            let mut writer = Pin::new(&mut *writer);
+            let units_before = coop::remaining_budget();
+            let chunk = match retry_interrupted(reader.as_mut().poll_fill_buf(cx), cx) {
+                Poll::Ready(chunk) => chunk?,
+                Poll::Pending => return flush_and_yield(&mut need_flush, writer, cx),
+            };
+            if chunk.is_empty() {
+                ready!(writer.poll_flush(cx))?;
+                return Poll::Ready(Ok(amount));
+            }
+            let n = ready!(retry_interrupted(writer.as_mut().poll_write(cx, chunk), cx))?;
+            if n == 0 {
+                return Poll::Ready(Err(write_zero_into_writer()));
+            }
+            let n = n.min(chunk.len());
+            reader.consume(n);
+            amount += n as u64;
+            need_flush = true;
+            budget.made_progress();
+            ready!(end_round(units_before, &mut need_flush, writer, cx))?;
         }
-        let n = ready!(retry_interrupted(writer.as_mut().poll_write(cx, chunk), cx))?;
-        if n == 0 {
-            return Poll::Ready(Err(write_zero_into_writer()));
-        }
-        let n = n.min(chunk.len());
-        reader.consume(n);
-        amount += n as u64;
-        need_flush = true;
-        budget.made_progress();
     })
     .await
 }
