@@ -68,7 +68,8 @@ pub fn has_budget_remaining() -> bool {
 /// between spent any budget: `io::copy` charges its loop only for the
 /// rounds in which neither its reader nor its writer did, so that a copy
 /// between in-memory streams still yields while a copy between sockets,
-/// which charge every read and write, pays no extra unit per round.
+/// which charge every read and write, pays no extra unit per round. tokio
+/// has no counterpart; code that must build on both should not call it.
 ///
 /// ```
 /// use rt_core::task::coop;

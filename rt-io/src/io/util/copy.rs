@@ -143,7 +143,9 @@ fn end_round<W>(
 where
     W: AsyncWrite + ?Sized,
 {
-    if coop::remaining_budget() != units_before {
+    // Without a budget (outside a runtime, or unconstrained) there is
+    // nothing to charge.
+    if units_before.is_none() || coop::remaining_budget() != units_before {
         return Poll::Ready(Ok(()));
     }
     charge_round(need_flush, writer, cx)
