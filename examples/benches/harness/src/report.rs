@@ -85,8 +85,8 @@ const COUNTED_ABOVE: [f64; 3] = [1.00, 1.05, 1.10];
 /// The summary lines: geometric mean of the time ratios and how many cases
 /// lie above 1.00, 1.05 and 1.10 (what a control run's noise reaches is
 /// read there), counted on the ratios as the table shows them, to two
-/// decimals, so that a row reading 1.00 is never counted above 1.00; then the geometric mean of the memory ratios when there
-/// are any.
+/// decimals, so that a row reading 1.00 is never counted above 1.00; then
+/// the geometric mean of the memory ratios when there are any.
 fn summary(results: &[CaseResult], sides: Sides) -> Vec<String> {
     let mut lines = Vec::new();
     let name = sides.ratio();

@@ -8,7 +8,8 @@ use std::pin::Pin;
 use std::task::{ready, Context, Poll};
 
 /// Spends one unit of coop budget for an operation that always succeeds.
-fn poll_spend_budget(cx: &mut Context<'_>) -> Poll<()> {
+#[inline]
+pub(crate) fn poll_spend_budget(cx: &mut Context<'_>) -> Poll<()> {
     let budget = ready!(coop::poll_proceed(cx));
     budget.made_progress();
     Poll::Ready(())
