@@ -276,6 +276,35 @@ fn read_dir_lists_every_entry_across_batches() {
     });
 }
 
+/// Later hops fetch more entries than the first (32, 64, ... up to 512):
+/// 600 entries take five hops, the last one asked for the largest batch,
+/// and every entry comes exactly once, whole, however many batches ago it
+/// was fetched.
+#[test]
+fn read_dir_lists_a_long_directory_in_growing_batches() {
+    let dir = ScratchDir::new("read-dir-long");
+    let expected: BTreeSet<String> = (0..600).map(|i| format!("entry-{i:03}")).collect();
+    for name in &expected {
+        std::fs::write(dir.join(name), name.as_bytes()).unwrap();
+    }
+    run(async {
+        let mut entries = fs::read_dir(dir.path()).await.unwrap();
+        let mut kept = Vec::new();
+        while let Some(entry) = entries.next_entry().await.unwrap() {
+            kept.push(entry);
+        }
+        assert!(entries.next_entry().await.unwrap().is_none());
+        let mut seen = BTreeSet::new();
+        for entry in &kept {
+            let name = entry.file_name().into_string().unwrap();
+            assert_eq!(entry.path(), dir.join(&name));
+            assert!(entry.file_type().await.unwrap().is_file());
+            assert!(seen.insert(name), "an entry came twice");
+        }
+        assert_eq!(seen, expected);
+    });
+}
+
 /// Entries of one batch share their storage: each must stay whole after
 /// its siblings, the later batches and the listing itself are gone.
 #[test]

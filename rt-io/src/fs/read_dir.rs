@@ -1,6 +1,7 @@
 //! [`read_dir`], [`ReadDir`] and [`DirEntry`]: listing a directory, fetching
 //! entries from the blocking pool in batches so that a listing does not pay
-//! one hop per entry.
+//! one hop per entry, and in growing batches so that a long listing pays
+//! few hops at all.
 
 use super::blocking::{asyncify, pool_failure};
 use rt_core::task::JoinHandle;
@@ -14,8 +15,17 @@ use std::pin::Pin;
 use std::sync::Arc;
 use std::task::{ready, Context, Poll};
 
-/// How many entries one hop to the blocking pool fetches.
-const BATCH: usize = 32;
+/// How many entries the first hop to the blocking pool (the one that opens
+/// the directory) fetches: enough for most directories, few enough that a
+/// caller who wants only the first entries does not wait for many.
+const FIRST_BATCH: usize = 32;
+
+/// The most entries one hop fetches. Each hop after the first fetches twice
+/// as many as the one before, up to this: a hop costs tens of microseconds
+/// of thread hand-offs whatever it fetches, so a listing of 1,000 entries
+/// takes 6 hops instead of 32. The vector of a batch of 512 takes 24 KiB
+/// (48 bytes an entry, the names apart).
+const LARGEST_BATCH: usize = 512;
 
 /// Returns a stream over the entries of the directory at `path`.
 ///
@@ -46,7 +56,7 @@ pub async fn read_dir(path: impl AsRef<Path>) -> io::Result<ReadDir> {
     let path = path.as_ref().to_owned();
     // Opening and the first batch share one hop to the blocking pool.
     let first = asyncify(move || {
-        std::fs::read_dir(path).map(|rest| Batch::fetch(Arc::new(Vec::new()), rest))
+        std::fs::read_dir(path).map(|rest| Batch::fetch(Arc::new(Vec::new()), rest, FIRST_BATCH))
     })
     .await?;
     Ok(ReadDir {
@@ -73,6 +83,9 @@ struct Batch {
     /// per batch rather than one per entry, and none at all when no entry
     /// of the previous batch is still held (its storage is reused).
     listed: Arc<Vec<Listed>>,
+    /// How many entries this hop was asked for (it fetched fewer only at an
+    /// error or at the end of the listing).
+    size: usize,
     /// How many of `listed` were handed out.
     taken: usize,
     /// The error that ended this hop, handed out after its entries.
@@ -89,29 +102,34 @@ struct Listed {
 }
 
 impl Batch {
-    /// Reads up to [`BATCH`] entries of `rest` into `listed`, stopping
-    /// early at an error or at the end of the listing. Runs on the blocking
-    /// pool.
+    /// Reads up to `size` entries of `rest` into `listed`, stopping early
+    /// at an error or at the end of the listing. Runs on the blocking pool.
     ///
     /// `listed` is the previous batch's storage: when none of its entries
     /// is held any more, it is emptied and reused here, so the entries are
     /// freed by the thread that allocated them and the batch allocates
-    /// nothing; otherwise a fresh one is allocated.
-    fn fetch(mut listed: Arc<Vec<Listed>>, mut rest: std::fs::ReadDir) -> Batch {
+    /// nothing but the entries' names (and room for more entries, when it
+    /// is larger than the one before); otherwise a fresh one is allocated.
+    fn fetch(mut listed: Arc<Vec<Listed>>, mut rest: std::fs::ReadDir, size: usize) -> Batch {
         let entries = match Arc::get_mut(&mut listed) {
             Some(entries) => {
+                // Grown before the old entries are freed: a large request
+                // makes glibc's malloc merge the small chunks freed just
+                // before, and the new names are then cut from the merged
+                // space instead of taken from its caches (a listing of
+                // 1,000 entries ran 7.6% more instructions that way).
+                entries.reserve(size.saturating_sub(entries.len()));
                 entries.clear();
                 entries
             }
             None => {
-                listed = Arc::new(Vec::new());
+                listed = Arc::new(Vec::with_capacity(size));
                 Arc::get_mut(&mut listed).expect("a new Arc is unique")
             }
         };
-        entries.reserve(BATCH);
         let mut error = None;
         let mut more = true;
-        while entries.len() < BATCH {
+        while entries.len() < size {
             match rest.next() {
                 Some(Ok(std)) => entries.push(Listed {
                     file_type: std.file_type().ok(),
@@ -129,6 +147,7 @@ impl Batch {
         }
         Batch {
             listed,
+            size,
             taken: 0,
             error,
             rest: more.then_some(rest),
@@ -193,13 +212,14 @@ impl ReadDir {
                     };
                     // The batch's storage goes to the fetch, which reuses
                     // it if no entry of it is held elsewhere.
-                    let State::Idle(Batch { listed, .. }) =
+                    let State::Idle(Batch { listed, size, .. }) =
                         std::mem::replace(&mut self.state, State::Ended)
                     else {
                         unreachable!("matched as idle above")
                     };
+                    let size = next_batch_size(size);
                     self.state = State::Fetching(rt_core::task::spawn_blocking(move || {
-                        Batch::fetch(listed, rest)
+                        Batch::fetch(listed, rest, size)
                     }));
                 }
                 State::Fetching(handle) => {
@@ -216,6 +236,11 @@ impl ReadDir {
             }
         }
     }
+}
+
+/// The size of the hop after one of `size` entries.
+fn next_batch_size(size: usize) -> usize {
+    (size * 2).min(LARGEST_BATCH)
 }
 
 impl fmt::Debug for ReadDir {
@@ -288,5 +313,26 @@ impl DirEntry {
 impl fmt::Debug for DirEntry {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.debug_tuple("DirEntry").field(&self.path()).finish()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn batches_double_from_the_first_up_to_the_largest() {
+        let sizes: Vec<usize> =
+            std::iter::successors(Some(FIRST_BATCH), |&size| Some(next_batch_size(size)))
+                .take(7)
+                .collect();
+        assert_eq!(sizes, [32, 64, 128, 256, 512, 512, 512]);
+    }
+
+    /// The size `LARGEST_BATCH`'s comment gives for an entry.
+    #[test]
+    #[cfg(all(target_os = "linux", target_pointer_width = "64"))]
+    fn a_listed_entry_takes_48_bytes() {
+        assert_eq!(std::mem::size_of::<Listed>(), 48);
     }
 }
