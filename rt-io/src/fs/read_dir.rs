@@ -81,7 +81,8 @@ enum State {
 struct Batch {
     /// Shared with the [`DirEntry`]s handed out from it: one allocation
     /// per batch rather than one per entry, and none at all when no entry
-    /// of the previous batch is still held (its storage is reused).
+    /// of the previous batch is still held (its storage is reused, grown
+    /// only while the batches grow).
     listed: Arc<Vec<Listed>>,
     /// How many entries this hop was asked for (it fetched fewer only at an
     /// error or at the end of the listing).
