@@ -40,3 +40,38 @@ fn spawn_blocking_while_the_last_thread_retires_runs() {
         },
     );
 }
+
+/// On the current-thread runtime the pool's thread yields for a while after
+/// each task, waiting for the next, and a submit made meanwhile signals a
+/// condvar nobody waits on. A chain of hops, each submitted as the last one
+/// returns, must still run every task: from a spawned task (results come
+/// through the injection queue) and from `block_on` itself (through its
+/// waker). With one thread and a keep-alive of an hour, a submit the
+/// yielding thread missed would hang the chain.
+#[test]
+fn a_chain_of_hops_on_the_current_thread_runs_every_task() {
+    rt_test::within(
+        "a blocking task submitted during the yields never ran",
+        || {
+            const HOPS: u64 = 1_000;
+            let rt = Builder::new_current_thread()
+                .max_blocking_threads(1)
+                .thread_keep_alive(Duration::from_secs(3600))
+                .build()
+                .unwrap();
+            let chain = rt.spawn(async {
+                let mut sum = 0;
+                for hop in 0..HOPS {
+                    sum += rt_core::task::spawn_blocking(move || hop).await.unwrap();
+                }
+                sum
+            });
+            assert_eq!(rt.block_on(chain).unwrap(), HOPS * (HOPS - 1) / 2);
+            let mut sum = 0;
+            for hop in 0..HOPS {
+                sum += rt.block_on(rt.spawn_blocking(move || hop)).unwrap();
+            }
+            assert_eq!(sum, HOPS * (HOPS - 1) / 2);
+        },
+    );
+}

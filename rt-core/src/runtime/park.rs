@@ -21,6 +21,7 @@ use super::driver::{Driver, Unpark};
 use crate::loom::sync::atomic::{AtomicUsize, Ordering::SeqCst};
 use crate::loom::sync::{Arc, Condvar, Mutex};
 use crate::loom::thread;
+use crate::loom::time::Instant;
 use std::time::Duration;
 
 /// How many times a thread yields before it blocks. Few: each is a system
@@ -43,6 +44,33 @@ pub(crate) fn notified_while_yielding(mut take_notification: impl FnMut() -> boo
         thread::yield_now();
         if take_notification() {
             return true;
+        }
+    }
+    false
+}
+
+/// Most yields of [`notified_while_yielding_for`], whatever its limit:
+/// one under loom, as above.
+#[cfg(not(loom))]
+const MAX_YIELDS_WITHIN_LIMIT: usize = usize::MAX;
+#[cfg(loom)]
+const MAX_YIELDS_WITHIN_LIMIT: usize = 1;
+
+/// Like [`notified_while_yielding`], but yields for up to `limit` of time
+/// rather than a few times: for a wait whose end is expected within about
+/// that long (a blocking-pool hop, `runtime::blocking`).
+pub(crate) fn notified_while_yielding_for(
+    limit: Duration,
+    mut take_notification: impl FnMut() -> bool,
+) -> bool {
+    let start = Instant::now();
+    for _ in 0..MAX_YIELDS_WITHIN_LIMIT {
+        thread::yield_now();
+        if take_notification() {
+            return true;
+        }
+        if start.elapsed() >= limit {
+            break;
         }
     }
     false
