@@ -8,16 +8,17 @@
 //!
 //! A hop to the pool and back costs two wake-ups, and a wake-up costs most
 //! when the thread it wakes had left its CPU idle (tens of microseconds on
-//! a virtual machine, where an idle CPU is halted). On the current-thread
-//! runtime, which hands the pool one closure after another (`fs` calls in
-//! a loop), both ends therefore yield for up to [`HOP_WAIT`] before they
-//! sleep, while the machine has a CPU for each: the runtime's thread after
-//! submitting (`Spawner::yield_for_result`), waiting for the result, and one
-//! pool thread after running its task, waiting for the next. A hop that
-//! ends within that time then wakes nobody. The multi-thread runtime's
-//! workers yield briefly before they sleep (`runtime::park`), and a pool
-//! thread that yielded as well took the CPU that the worker it had just
-//! woken would have run on (see ARCHITECTURE.md, "The blocking pool").
+//! a virtual machine, where an idle CPU is halted). So both ends of a hop
+//! yield for up to [`HOP_WAIT`] before they sleep, while the machine has a
+//! CPU for each: the runtime's thread (the current-thread runtime's, or a
+//! worker) that submitted closures since it last parked, waiting for a
+//! result (`Spawner::yield_for_result`), and one pool thread at a time
+//! after running its task, waiting for the next. A task woken by a result
+//! goes to the worker that parked last, which is the one waiting, and a
+//! hop that ends within that time wakes nobody. Both ends are needed: a
+//! pool thread that yielded while the worker slept took the CPU that the
+//! worker, once woken, would have run on (see ARCHITECTURE.md, "The
+//! blocking pool").
 
 use super::schedule::BlockingSchedule;
 use super::shared::{Shared, Submitted, Woken};
@@ -166,8 +167,8 @@ impl Spawner {
         }
     }
 
-    /// For the current-thread runtime, about to block with nothing to run:
-    /// if tasks were submitted since `seen` (which is brought up to date)
+    /// For a runtime's thread about to block with nothing to run: if tasks
+    /// were submitted since `seen` (which is brought up to date)
     /// and some are still in flight, yields for up to [`HOP_WAIT`] (see the
     /// module documentation) or until `arrived` returns true. Returns
     /// whether it did. Takes the pool's lock only while tasks are in
@@ -245,7 +246,7 @@ impl Spawner {
             }
             // On return the thread no longer counts against the cap, so a
             // submit from here on starts another thread if it needs one.
-            inner.run(&rt);
+            inner.run();
             if let Some(f) = &inner.config.before_stop {
                 f();
             }
@@ -261,7 +262,7 @@ impl Spawner {
 impl Inner {
     /// A pool thread's loop: run queued tasks, idle up to the keep-alive,
     /// leave on shutdown or after idling that long.
-    fn run(&self, rt: &scheduler::Handle) {
+    fn run(&self) {
         let mut shared = self.lock();
         'work: loop {
             while let Some(task) = shared.queue.pop_front() {
@@ -274,7 +275,7 @@ impl Inner {
                 return;
             }
             shared.go_idle();
-            if rt.waits_yielding_for_pool() && shared.start_yielding(self.cpus) {
+            if shared.start_yielding(self.cpus) {
                 drop(shared);
                 notified_while_yielding_for(HOP_WAIT, || self.lock().idle_thread_wanted());
                 shared = self.lock();

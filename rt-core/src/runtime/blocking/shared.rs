@@ -160,11 +160,11 @@ impl<T> Shared<T> {
         fresh && self.num_busy().max(1) < cpus
     }
 
-    /// A thread that just went idle asks to yield before it sleeps, while
-    /// the runtime's one thread (`pool.rs`) is likely to submit again soon.
-    /// Granted when no other thread yields and the busy threads, this one
-    /// and the runtime's fit on the machine's `cpus`: otherwise each yield
-    /// takes a turn from a thread with work.
+    /// A thread that just went idle asks to yield before it sleeps, for
+    /// the next task from the runtime's thread that took its result
+    /// (`pool.rs`). Granted when no other thread yields and the busy
+    /// threads, this one and that runtime thread fit on the machine's
+    /// `cpus`: otherwise each yield takes a turn from a thread with work.
     pub(super) fn start_yielding(&mut self, cpus: usize) -> bool {
         if self.yielding || self.num_busy() + 2 > cpus {
             return false;

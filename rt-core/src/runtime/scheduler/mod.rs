@@ -98,13 +98,6 @@ impl Handle {
         }
     }
 
-    /// Whether the scheduler's thread yields for a while when it waits for
-    /// the blocking pool, so that the pool's threads wait for it likewise
-    /// (`blocking/pool.rs`): the current-thread runtime's does.
-    pub(crate) fn waits_yielding_for_pool(&self) -> bool {
-        matches!(self, Handle::CurrentThread(_))
-    }
-
     pub(crate) fn num_alive_tasks(&self) -> usize {
         match self {
             Handle::CurrentThread(h) => h.num_alive_tasks(),
