@@ -15,13 +15,14 @@
 //! thread it is waiting for. The multi-thread workers take it before their
 //! condvar; [`block_on`](crate::util::block_on), which parks the threads of
 //! rt-sync's `blocking_*` methods, takes it through
-//! [`ParkThread::park_after_yielding`].
+//! [`ParkThread::park_after_yielding`]. A longer form bounded by time
+//! ([`notified_while_yielding_for`]) serves the two ends of a hop to the
+//! blocking pool (`blocking/pool.rs`).
 
 use super::driver::{Driver, Unpark};
 use crate::loom::sync::atomic::{AtomicUsize, Ordering::SeqCst};
 use crate::loom::sync::{Arc, Condvar, Mutex};
 use crate::loom::thread;
-use crate::loom::time::Instant;
 use std::time::Duration;
 
 /// How many times a thread yields before it blocks. Few: each is a system
@@ -51,19 +52,20 @@ pub(crate) fn notified_while_yielding(mut take_notification: impl FnMut() -> boo
 
 /// Most yields of [`notified_while_yielding_for`], whatever its limit:
 /// one under loom, as above.
-#[cfg(not(loom))]
+#[cfg(all(feature = "rt", not(loom)))]
 const MAX_YIELDS_WITHIN_LIMIT: usize = usize::MAX;
-#[cfg(loom)]
+#[cfg(all(feature = "rt", loom))]
 const MAX_YIELDS_WITHIN_LIMIT: usize = 1;
 
 /// Like [`notified_while_yielding`], but yields for up to `limit` of time
 /// rather than a few times: for a wait whose end is expected within about
 /// that long (a blocking-pool hop, `runtime::blocking`).
+#[cfg(feature = "rt")]
 pub(crate) fn notified_while_yielding_for(
     limit: Duration,
     mut take_notification: impl FnMut() -> bool,
 ) -> bool {
-    let start = Instant::now();
+    let start = crate::loom::time::Instant::now();
     for _ in 0..MAX_YIELDS_WITHIN_LIMIT {
         thread::yield_now();
         if take_notification() {

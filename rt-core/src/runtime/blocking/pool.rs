@@ -168,11 +168,10 @@ impl Spawner {
     }
 
     /// For a runtime's thread about to block with nothing to run: if tasks
-    /// were submitted since `seen` (which is brought up to date)
-    /// and some are still in flight, yields for up to [`HOP_WAIT`] (see the
-    /// module documentation) or until `arrived` returns true. Returns
-    /// whether it did. Takes the pool's lock only while tasks are in
-    /// flight.
+    /// were submitted since `seen` (which is brought up to date) and some
+    /// are still in flight, yields for up to [`HOP_WAIT`] (see the module
+    /// documentation) or until `arrived` returns true. Returns whether
+    /// `arrived` did. Takes the pool's lock only while tasks are in flight.
     pub(crate) fn yield_for_result(&self, seen: &mut usize, arrived: impl FnMut() -> bool) -> bool {
         if self.inner.config.activity.in_flight() == 0
             || !self.inner.lock().submitted_since(seen, self.inner.cpus)
