@@ -168,12 +168,19 @@ impl Spawner {
     }
 
     /// For a runtime's thread about to block with nothing to run: if tasks
-    /// were submitted since `seen` (which is brought up to date) and some
-    /// are still in flight, yields for up to [`HOP_WAIT`] (see the module
-    /// documentation) or until `arrived` returns true. Returns whether
-    /// `arrived` did. Takes the pool's lock only while tasks are in flight.
-    pub(crate) fn yield_for_result(&self, seen: &mut usize, arrived: impl FnMut() -> bool) -> bool {
+    /// were submitted since `seen` (which is brought up to date), some are
+    /// still in flight and `may_yield` agrees, yields for up to
+    /// [`HOP_WAIT`] (see the module documentation) or until `arrived`
+    /// returns true. Returns whether `arrived` did. With no task in flight
+    /// it costs one atomic load; it takes the pool's lock only with some.
+    pub(crate) fn yield_for_result(
+        &self,
+        seen: &mut usize,
+        may_yield: impl FnOnce() -> bool,
+        arrived: impl FnMut() -> bool,
+    ) -> bool {
         if self.inner.config.activity.in_flight() == 0
+            || !may_yield()
             || !self.inner.lock().submitted_since(seen, self.inner.cpus)
         {
             return false;

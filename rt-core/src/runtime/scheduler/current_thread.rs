@@ -487,7 +487,7 @@ impl CoreGuard {
             && handle
                 .common
                 .blocking
-                .yield_for_result(&mut core.pool_submits_seen, || {
+                .yield_for_result(&mut core.pool_submits_seen, || true, || {
                     handle.woken.load(Ordering::Acquire) || !handle.inject.is_empty()
                 })
         {

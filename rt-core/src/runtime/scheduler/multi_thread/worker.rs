@@ -579,13 +579,12 @@ impl Context {
             // not asleep (see `blocking/pool.rs`), while a CPU is free of
             // running workers. The notification is left for the park below
             // to take.
-            if handle.shared.idle.leaves_a_cpu_free() {
-                let parker = &core.parker;
-                handle
-                    .common
-                    .blocking
-                    .yield_for_result(&mut core.pool_submits_seen, || parker.is_notified());
-            }
+            let parker = &core.parker;
+            handle.common.blocking.yield_for_result(
+                &mut core.pool_submits_seen,
+                || handle.shared.idle.leaves_a_cpu_free(),
+                || parker.is_notified(),
+            );
             self.park_until_woken(core)
         };
         core.queue_interval.start_batch();
