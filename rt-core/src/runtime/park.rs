@@ -15,9 +15,7 @@
 //! thread it is waiting for. The multi-thread workers take it before their
 //! condvar; [`block_on`](crate::util::block_on), which parks the threads of
 //! rt-sync's `blocking_*` methods, takes it through
-//! [`ParkThread::park_after_yielding`]. A longer form bounded by time
-//! ([`notified_while_yielding_for`]) serves the two ends of a hop to the
-//! blocking pool (`blocking/pool.rs`).
+//! [`ParkThread::park_after_yielding`].
 
 use super::driver::{Driver, Unpark};
 use crate::loom::sync::atomic::{AtomicUsize, Ordering::SeqCst};
@@ -45,34 +43,6 @@ pub(crate) fn notified_while_yielding(mut take_notification: impl FnMut() -> boo
         thread::yield_now();
         if take_notification() {
             return true;
-        }
-    }
-    false
-}
-
-/// Most yields of [`notified_while_yielding_for`], whatever its limit:
-/// one under loom, as above.
-#[cfg(all(feature = "rt", not(loom)))]
-const MAX_YIELDS_WITHIN_LIMIT: usize = usize::MAX;
-#[cfg(all(feature = "rt", loom))]
-const MAX_YIELDS_WITHIN_LIMIT: usize = 1;
-
-/// Like [`notified_while_yielding`], but yields for up to `limit` of time
-/// rather than a few times: for a wait whose end is expected within about
-/// that long (a blocking-pool hop, `runtime::blocking`).
-#[cfg(feature = "rt")]
-pub(crate) fn notified_while_yielding_for(
-    limit: Duration,
-    mut take_notification: impl FnMut() -> bool,
-) -> bool {
-    let start = crate::loom::time::Instant::now();
-    for _ in 0..MAX_YIELDS_WITHIN_LIMIT {
-        thread::yield_now();
-        if take_notification() {
-            return true;
-        }
-        if start.elapsed() >= limit {
-            break;
         }
     }
     false
