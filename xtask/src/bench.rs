@@ -11,6 +11,9 @@
 //!
 //! `cargo xtask bench --control` runs tokio against itself: its ratios
 //! are the machine's noise, the yardstick for a run of rt against tokio.
+//!
+//! `cargo xtask bench --busy-loops N` times both runtimes beside N threads
+//! spinning on arithmetic: a machine that other work keeps busy.
 
 use crate::cargo::{cargo, workspace_root};
 
@@ -19,7 +22,7 @@ const SUITE: &str = "runtime";
 
 /// Runs the suite. `args` go to the harness unchanged (`--filter NAME`,
 /// `--samples N`, `--runtime rt|tokio`, `--smoke`, `--instructions`,
-/// `--workers LIST`, `--control`, `--help`); an `--out` among them
+/// `--workers LIST`, `--control`, `--busy-loops N`, `--help`); an `--out` among them
 /// overrides the default report directory.
 pub fn bench(args: &[String]) -> Result<(), String> {
     let out = workspace_root().join("target").join("bench");

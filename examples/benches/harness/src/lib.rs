@@ -17,11 +17,15 @@
 //! run are the machine's noise, the yardstick for the ratios of rt to
 //! tokio.
 //!
+//! With `--busy-loops N` the samples are taken beside N CPU-bound threads
+//! ([`busy`]), to compare the runtimes on a loaded machine.
+//!
 //! With `--instructions` the current-thread and one-worker cases are also
 //! run under callgrind ([`instructions`]); workloads mark the region that
 //! both the clock and the instruction count cover with a [`Stopwatch`].
 
 pub mod alloc;
+mod busy;
 pub mod instructions;
 pub mod mailbox;
 mod options;

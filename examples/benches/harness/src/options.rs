@@ -2,7 +2,7 @@
 //!
 //! ```text
 //! runtime [--smoke] [--filter NAME] [--samples N] [--out DIR] [--instructions]
-//!         [--workers N,N,...] [--control]
+//!         [--workers N,N,...] [--control] [--busy-loops N]
 //! ```
 //!
 //! `--callgrind-child CASE` is the harness talking to itself: the
@@ -26,6 +26,9 @@ const MAX_SAMPLES: usize = 10_000;
 
 /// Most workers `--workers` accepts for one case.
 const MAX_WORKERS: usize = 1024;
+
+/// Most busy threads `--busy-loops` starts.
+const MAX_BUSY_LOOPS: usize = 1024;
 
 /// What the command line asked for.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -56,6 +59,9 @@ pub struct Options {
     /// `--control`: tokio runs on both sides of every pair, so each ratio
     /// is what the machine's noise alone makes of two equal runtimes.
     pub control: bool,
+    /// `--busy-loops N`: CPU-bound threads that run beside every timed
+    /// sample, so the times are those of a loaded machine.
+    pub busy_loops: usize,
 }
 
 /// One of the two runtimes under comparison.
@@ -97,7 +103,7 @@ impl Sides {
 /// The usage text printed for `--help` and after a command-line error.
 pub const USAGE: &str = "\
 usage: runtime [--smoke] [--filter NAME] [--samples N] [--out DIR] [--runtime rt|tokio]
-               [--instructions] [--workers LIST] [--control]
+               [--instructions] [--workers LIST] [--control] [--busy-loops N]
   --smoke          run every workload once at a tiny size; no timings, no report
   --filter NAME    only workloads whose name (or name/flavor) contains NAME;
                    several NAMEs separated by commas select any of them
@@ -113,7 +119,11 @@ usage: runtime [--smoke] [--filter NAME] [--samples N] [--out DIR] [--runtime rt
   --control        run tokio on both sides of every pair (columns tokio-a and
                    tokio-b): each ratio is the machine's noise, the yardstick
                    for how far from 1.00 a ratio of rt to tokio must be to
-                   say anything";
+                   say anything
+  --busy-loops N   keep N threads spinning on arithmetic while the cases
+                   run (one per core loads the machine fully), to measure
+                   both runtimes on a machine that other work keeps busy;
+                   instruction counts are taken without them";
 
 /// A command line the harness cannot run.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -126,6 +136,8 @@ pub enum OptionsError {
     BadRuntime(String),
     /// `--workers` was not a comma-separated list of counts in range.
     BadWorkers(String),
+    /// `--busy-loops` was not a whole number in range.
+    BadBusyLoops(String),
     /// `--control` with an option that has no meaning in a control run.
     NotWithControl(&'static str),
     /// An argument the harness does not know.
@@ -146,6 +158,10 @@ impl fmt::Display for OptionsError {
             OptionsError::BadWorkers(v) => write!(
                 f,
                 "--workers takes worker counts from 1 to {MAX_WORKERS} separated by commas, not {v:?}"
+            ),
+            OptionsError::BadBusyLoops(v) => write!(
+                f,
+                "--busy-loops takes a whole number from 0 to {MAX_BUSY_LOOPS}, not {v:?}"
             ),
             OptionsError::NotWithControl(flag) => write!(
                 f,
@@ -176,6 +192,7 @@ impl Options {
             callgrind_child: None,
             workers: None,
             control: false,
+            busy_loops: 0,
         };
         let mut args = args.into_iter();
         while let Some(arg) = args.next() {
@@ -222,6 +239,15 @@ impl Options {
                         .map(|n| n.filter(|n| (1..=MAX_WORKERS).contains(n)))
                         .collect();
                     options.workers = Some(counts.ok_or(OptionsError::BadWorkers(value))?);
+                }
+                "--busy-loops" => {
+                    let value = args
+                        .next()
+                        .ok_or(OptionsError::MissingValue("--busy-loops"))?;
+                    options.busy_loops = match value.parse::<usize>() {
+                        Ok(n) if n <= MAX_BUSY_LOOPS => n,
+                        _ => return Err(OptionsError::BadBusyLoops(value)),
+                    };
                 }
                 _ => return Err(OptionsError::Unknown(arg)),
             }
@@ -389,6 +415,20 @@ mod tests {
                 .unwrap_err()
                 .to_string(),
             "--control runs tokio on both sides, so --runtime has nothing to compare"
+        );
+    }
+
+    #[test]
+    fn busy_loops_take_a_count() {
+        assert_eq!(parse(&[]).unwrap().busy_loops, 0);
+        assert_eq!(parse(&["--busy-loops", "2"]).unwrap().busy_loops, 2);
+        assert_eq!(
+            parse(&["--busy-loops", "two"]).unwrap_err().to_string(),
+            "--busy-loops takes a whole number from 0 to 1024, not \"two\""
+        );
+        assert_eq!(
+            parse(&["--busy-loops"]),
+            Err(OptionsError::MissingValue("--busy-loops"))
         );
     }
 

@@ -163,12 +163,14 @@ pub fn console_table(results: &[CaseResult], sides: Sides) -> String {
     out
 }
 
-/// The results as a markdown document: what was measured and how, the
-/// table, and the summary, the columns named after `sides`.
+/// The results as a markdown document: what was measured and how (with
+/// `busy_loops` spinning threads beside the samples, if any), the table,
+/// and the summary, the columns named after `sides`.
 pub fn markdown_report(
     title: &str,
     results: &[CaseResult],
     samples: usize,
+    busy_loops: usize,
     sides: Sides,
 ) -> String {
     let cores = std::thread::available_parallelism().map_or(0, |n| n.get());
@@ -181,6 +183,14 @@ pub fn markdown_report(
          {b} alternating in one process on a machine with {cores} cores. \
          {a}/{b} below 1 means {a} is faster (or uses less memory).\n"
     );
+    if busy_loops > 0 {
+        let _ = writeln!(
+            out,
+            "A loaded run: {busy_loops} threads spinning on arithmetic ran beside every \
+             sample (warm-ups included), competing with both runtimes for the \
+             {cores} cores; instruction counts, if any, were taken without them.\n"
+        );
+    }
     if sides == Sides::CONTROL {
         let _ = writeln!(
             out,
@@ -252,7 +262,7 @@ mod tests {
 
     #[test]
     fn markdown_has_a_row_per_case_and_the_geometric_means() {
-        let md = markdown_report("runtime", &results(), 3, Sides::VERSUS);
+        let md = markdown_report("runtime", &results(), 3, 0, Sides::VERSUS);
         assert!(md.starts_with("# runtime: rt vs tokio\n"));
         assert!(md.contains(
             "| spawn_many_local | current | 2.00 ms | 1.00 ms | 2.00 \
@@ -281,7 +291,7 @@ mod tests {
             rt: Count::Missing("valgrind not found on PATH".into()),
             tokio: Count::Missing("valgrind not found on PATH".into()),
         });
-        let md = markdown_report("runtime", &r, 3, Sides::VERSUS);
+        let md = markdown_report("runtime", &r, 3, 0, Sides::VERSUS);
         assert!(
             md.contains("| rt instr | tokio instr | instr rt/tokio |"),
             "{md}"
@@ -316,7 +326,7 @@ mod tests {
         };
         // Shown as 1.00, 1.05, 1.06 and 1.11.
         let r = [case(1004.0), case(1051.0), case(1057.0), case(1109.0)];
-        let md = markdown_report("runtime", &r, 1, Sides::VERSUS);
+        let md = markdown_report("runtime", &r, 1, 0, Sides::VERSUS);
         assert!(
             md.contains("Time ratios rt/tokio above 1.00, 1.05, 1.10: 3, 2, 1 of 4 cases"),
             "{md}"
@@ -324,8 +334,19 @@ mod tests {
     }
 
     #[test]
+    fn a_loaded_run_says_so_and_a_quiet_one_does_not() {
+        let quiet = markdown_report("runtime", &results(), 3, 0, Sides::VERSUS);
+        assert!(!quiet.contains("A loaded run"), "{quiet}");
+        let loaded = markdown_report("runtime", &results(), 3, 2, Sides::VERSUS);
+        assert!(
+            loaded.contains("A loaded run: 2 threads spinning on arithmetic"),
+            "{loaded}"
+        );
+    }
+
+    #[test]
     fn a_control_run_names_its_columns_and_says_what_it_is() {
-        let md = markdown_report("runtime", &results(), 3, Sides::CONTROL);
+        let md = markdown_report("runtime", &results(), 3, 0, Sides::CONTROL);
         assert!(md.starts_with("# runtime: tokio-a vs tokio-b\n"), "{md}");
         assert!(md.contains("A control run: both columns ran tokio's code"));
         assert!(md.contains("| workload | flavor | tokio-a | tokio-b | tokio-a/tokio-b |"));
@@ -337,7 +358,7 @@ mod tests {
     fn missing_samples_show_as_dashes() {
         let mut r = results();
         r[0].tokio.clear();
-        let md = markdown_report("runtime", &r[..1], 3, Sides::VERSUS);
+        let md = markdown_report("runtime", &r[..1], 3, 0, Sides::VERSUS);
         assert!(md.contains("| spawn_many_local | current | 2.00 ms | - | - |"));
         assert!(!md.contains("Geometric mean"));
     }

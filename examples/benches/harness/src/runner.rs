@@ -14,12 +14,17 @@
 //! With `--instructions`, each current-thread and one-worker case is then
 //! run once more per runtime, in a child process under callgrind
 //! ([`super::instructions`]).
+//!
+//! With `--busy-loops N`, N spinning threads ([`super::busy`]) run through
+//! each case's warm-up and samples, and stop before its instructions are
+//! counted, so the counts stay those of an unloaded run.
 
 use std::fs;
 use std::io::{self, Write};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
+use super::busy::BusyLoops;
 use super::instructions::{count_case, counted, valgrind_missing, Count, Instructions};
 use super::options::{Options, Side, USAGE};
 use super::report::{console_table, markdown_report};
@@ -175,6 +180,13 @@ fn run_case(
     } else {
         workload.run_rt
     };
+    // Started before the warm-up, so that it too runs on the loaded
+    // machine; dropped, and so stopped, when this function returns.
+    let _busy = if options.smoke || child {
+        BusyLoops::start(0)?
+    } else {
+        BusyLoops::start(options.busy_loops)?
+    };
     if !options.smoke && !child {
         if run_rt {
             first(&size);
@@ -270,7 +282,7 @@ fn write_reports(
     let sides = options.sides();
     fs::write(
         &report,
-        markdown_report(title, results, options.samples, sides),
+        markdown_report(title, results, options.samples, options.busy_loops, sides),
     )?;
     fs::write(&chart, ratio_chart(title, results, sides))?;
     Ok([report, chart])
@@ -346,6 +358,25 @@ mod tests {
         assert_eq!(results[0].ratio(), Some(1.0));
         let progress = String::from_utf8(progress).unwrap();
         assert!(progress.contains("tokio-a/tokio-b 1.00"), "{progress}");
+    }
+
+    #[test]
+    fn a_loaded_run_samples_as_a_quiet_one_does() {
+        let results = run(
+            &[FAKE],
+            &options(&[
+                "--samples",
+                "3",
+                "--busy-loops",
+                "2",
+                "--filter",
+                "fake/current",
+            ]),
+            &mut Vec::new(),
+        )
+        .unwrap();
+        assert_eq!(results[0].rt, vec![200.0; 3]);
+        assert_eq!(results[0].tokio, vec![100.0; 3]);
     }
 
     #[test]
