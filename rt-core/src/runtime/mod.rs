@@ -51,6 +51,7 @@ mod driver;
 pub(crate) mod metrics;
 mod park;
 mod shutdown_error;
+mod yield_wait;
 
 pub use blocking::BlockingActivity;
 pub use context::{assert_can_block, TryCurrentError};

@@ -5,48 +5,17 @@
 //! of a mutex and condvar, so that an unpark that arrives before the park
 //! is remembered as a token and the uncontended paths never lock.
 //!
-//! This module also owns the short yielding wait that a thread about to
-//! block may take first ([`notified_while_yielding`]): work often comes
-//! back within microseconds (the other end of a channel, a blocking-pool
-//! read completing), and an unpark that lands while the parker is still
-//! EMPTY costs one atomic swap instead of a futex wake-up and the wakee's
-//! trip out of the idle state. Yielding rather than spinning hands the CPU
-//! to any thread that is ready to run on it, so the wait never delays the
-//! thread it is waiting for. The multi-thread workers take it before their
-//! condvar; [`block_on`](crate::util::block_on), which parks the threads of
-//! rt-sync's `blocking_*` methods, takes it through
-//! [`ParkThread::park_after_yielding`].
+//! [`ParkThread::park_after_yielding`] takes the short yielding wait of
+//! `runtime::yield_wait` first, for a thread whose wake-up is likely to
+//! come from another thread soon: [`block_on`](crate::util::block_on)
+//! parks the threads of rt-sync's `blocking_*` methods with it. While the
+//! parker is still EMPTY, an unpark only leaves its token.
 
 use super::driver::{Driver, Unpark};
+use super::yield_wait::notified_while_yielding;
 use crate::loom::sync::atomic::{AtomicUsize, Ordering::SeqCst};
 use crate::loom::sync::{Arc, Condvar, Mutex};
-use crate::loom::thread;
 use std::time::Duration;
-
-/// How many times a thread yields before it blocks. Few: each is a system
-/// call, and on a busy machine a trip through the OS scheduler. Measured on
-/// two cores (`fs_read_files` and `oneshot_request_reply` on two workers):
-/// 4 and 16 catch most quick returns; 48 costs more than it saves. One
-/// under loom, so the models explore a notification caught while yielding
-/// without multiplying their interleavings.
-#[cfg(not(loom))]
-const YIELDS_BEFORE_BLOCKING: usize = 4;
-#[cfg(loom)]
-const YIELDS_BEFORE_BLOCKING: usize = 1;
-
-/// Yields the thread up to [`YIELDS_BEFORE_BLOCKING`] times, calling
-/// `take_notification` after each yield; true as soon as it returns true.
-/// The caller's parker stays in its idle state throughout, so an unpark in
-/// this window only leaves its token.
-pub(crate) fn notified_while_yielding(mut take_notification: impl FnMut() -> bool) -> bool {
-    for _ in 0..YIELDS_BEFORE_BLOCKING {
-        thread::yield_now();
-        if take_notification() {
-            return true;
-        }
-    }
-    false
-}
 
 const EMPTY: usize = 0;
 const PARKED: usize = 1;

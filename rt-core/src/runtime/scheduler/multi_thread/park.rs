@@ -12,7 +12,8 @@
 //!
 //! Before sleeping on its condvar, a worker yields its thread a few times,
 //! looking for a notification after each yield (the wait that
-//! `runtime::park` describes): an `unpark` that lands in this window finds
+//! `runtime::yield_wait` describes, which gives way to blocking at once
+//! while other work keeps the CPUs busy): an `unpark` that lands in this window finds
 //! EMPTY and only swaps in NOTIFIED. It yields only while a CPU is free of
 //! running workers (`DriverWatch::yield_before_condvar`). The worker that
 //! takes the driver blocks in it at once: I/O readiness arrives there, not
@@ -22,7 +23,7 @@
 use crate::loom::sync::atomic::{AtomicUsize, Ordering::SeqCst};
 use crate::loom::sync::{Arc, Condvar, Mutex};
 use crate::runtime::driver::{Driver, Unpark};
-use crate::runtime::park::notified_while_yielding;
+use crate::runtime::yield_wait::notified_while_yielding;
 use std::time::Duration;
 
 const EMPTY: usize = 0;
