@@ -40,3 +40,56 @@ fn spawn_blocking_while_the_last_thread_retires_runs() {
         },
     );
 }
+
+/// The pool's thread yields for a while after each task, waiting for the
+/// next, and a submit made meanwhile signals a condvar nobody waits on. A
+/// chain of hops, each submitted as the last one returns, must still run
+/// every task: from a spawned task (results come through the injection
+/// queue) and from `block_on` itself (through its waker). With one thread
+/// and a keep-alive of an hour, a submit the yielding thread missed would
+/// hang the chain.
+fn chain_of_hops_runs_every_task(mut builder: Builder) {
+    rt_test::within(
+        "a blocking task submitted during the yields never ran",
+        move || {
+            const HOPS: u64 = 1_000;
+            let rt = builder
+                .max_blocking_threads(1)
+                .thread_keep_alive(Duration::from_secs(3600))
+                .build()
+                .unwrap();
+            let chain = rt.spawn(async {
+                let mut sum = 0;
+                for hop in 0..HOPS {
+                    sum += rt_core::task::spawn_blocking(move || hop).await.unwrap();
+                }
+                sum
+            });
+            assert_eq!(rt.block_on(chain).unwrap(), HOPS * (HOPS - 1) / 2);
+            let mut sum = 0;
+            for hop in 0..HOPS {
+                sum += rt.block_on(rt.spawn_blocking(move || hop)).unwrap();
+            }
+            assert_eq!(sum, HOPS * (HOPS - 1) / 2);
+        },
+    );
+}
+
+#[test]
+fn a_chain_of_hops_on_the_current_thread_runs_every_task() {
+    chain_of_hops_runs_every_task(Builder::new_current_thread());
+}
+
+#[test]
+fn a_chain_of_hops_on_one_worker_runs_every_task() {
+    let mut builder = Builder::new_multi_thread();
+    builder.worker_threads(1);
+    chain_of_hops_runs_every_task(builder);
+}
+
+#[test]
+fn a_chain_of_hops_on_two_workers_runs_every_task() {
+    let mut builder = Builder::new_multi_thread();
+    builder.worker_threads(2);
+    chain_of_hops_runs_every_task(builder);
+}

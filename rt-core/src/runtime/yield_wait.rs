@@ -27,6 +27,12 @@
 //! halved the length with each quick wait let it collapse under load
 //! (`mpsc_5x1k_capacity_100` at 1.2-2.3 times tokio's time on four
 //! workers, each probe a chance of a 4 ms yield).
+//!
+//! A longer form bounded by time ([`notified_while_yielding_for`]) serves
+//! the two ends of a hop to the blocking pool (`blocking/pool.rs`), and
+//! gives way under load the same way, through the same windows: without
+//! them its 100 µs of yields beside two busy loops made `fs_read_files`
+//! take 1.5-3.6 s where it took 60-130 ms without the wait.
 
 use crate::loom::thread;
 use std::sync::atomic::{AtomicU64, Ordering::Relaxed};
@@ -135,12 +141,63 @@ fn nanos(duration: Duration) -> u64 {
 /// machine's load makes yields slow (see the module documentation).
 pub(crate) fn notified_while_yielding(take_notification: impl FnMut() -> bool) -> bool {
     let epoch = epoch();
-    wait(&LOAD, take_notification, || nanos(epoch.elapsed()))
+    wait(&LOAD, Bound::SHORT, take_notification, || {
+        nanos(epoch.elapsed())
+    })
+}
+
+/// Most yields of [`notified_while_yielding_for`], whatever its limit: one
+/// under loom, as for [`YIELDS_BEFORE_BLOCKING`].
+#[cfg(all(feature = "rt", not(loom)))]
+const MAX_YIELDS_WITHIN_LIMIT: usize = usize::MAX;
+#[cfg(all(feature = "rt", loom))]
+const MAX_YIELDS_WITHIN_LIMIT: usize = 1;
+
+/// Like [`notified_while_yielding`], but yields for up to `limit` of time
+/// rather than a few times: for a wait whose end is expected within about
+/// that long (the two ends of a hop to the blocking pool,
+/// `runtime::blocking`). Under load it gives way as the short wait does,
+/// and shares its windows.
+#[cfg(feature = "rt")]
+pub(crate) fn notified_while_yielding_for(
+    limit: Duration,
+    take_notification: impl FnMut() -> bool,
+) -> bool {
+    let epoch = epoch();
+    wait(&LOAD, Bound::within(limit), take_notification, || {
+        nanos(epoch.elapsed())
+    })
+}
+
+/// Where a wait stops yielding if no notification comes first: after this
+/// many yields, or once this many nanoseconds have passed since it began.
+#[derive(Clone, Copy)]
+struct Bound {
+    yields: usize,
+    time: u64,
+}
+
+impl Bound {
+    /// The short wait's: a few yields, however long they take.
+    const SHORT: Bound = Bound {
+        yields: YIELDS_BEFORE_BLOCKING,
+        time: u64::MAX,
+    };
+
+    /// A wait bounded by time.
+    #[cfg(feature = "rt")]
+    fn within(limit: Duration) -> Bound {
+        Bound {
+            yields: MAX_YIELDS_WITHIN_LIMIT,
+            time: nanos(limit),
+        }
+    }
 }
 
 /// The wait itself, on a given memory and clock (nanoseconds).
 fn wait(
     memory: &LoadMemory,
+    bound: Bound,
     mut take_notification: impl FnMut() -> bool,
     mut now: impl FnMut() -> u64,
 ) -> bool {
@@ -150,13 +207,13 @@ fn wait(
     }
     let (mut notified, mut slow) = (false, false);
     let mut before = start;
-    for _ in 0..YIELDS_BEFORE_BLOCKING {
+    for _ in 0..bound.yields {
         thread::yield_now();
         notified = take_notification();
         let after = now();
         slow = took_long(after.saturating_sub(before));
         before = after;
-        if notified || slow {
+        if notified || slow || after.saturating_sub(start) >= bound.time {
             break;
         }
     }
@@ -202,14 +259,14 @@ mod tests {
             calls += 1;
             calls == 3
         };
-        assert!(wait(&memory, third, clock(MS, 1_000)));
+        assert!(wait(&memory, Bound::SHORT, third, clock(MS, 1_000)));
         assert_eq!(calls, 3);
         let mut calls = 0;
         let never = || {
             calls += 1;
             false
         };
-        assert!(!wait(&memory, never, clock(MS, 1_000)));
+        assert!(!wait(&memory, Bound::SHORT, never, clock(MS, 1_000)));
         assert_eq!(calls, YIELDS_BEFORE_BLOCKING, "every yield looked");
         assert_eq!(memory.window.load(Relaxed), 0);
         assert_eq!(memory.block_until.load(Relaxed), 0);
@@ -223,7 +280,7 @@ mod tests {
             calls += 1;
             false
         };
-        assert!(!wait(&memory, never, clock(10 * MS, 4 * MS)));
+        assert!(!wait(&memory, Bound::SHORT, never, clock(10 * MS, 4 * MS)));
         assert_eq!(calls, 1, "no second yield after a slow one");
         assert_eq!(
             memory.block_until.load(Relaxed),
@@ -231,10 +288,10 @@ mod tests {
             "2 ms from the end of the 4 ms yield"
         );
         let looked = || panic!("a wait in the window neither yields nor looks");
-        assert!(!wait(&memory, looked, clock(15 * MS, 1_000)));
+        assert!(!wait(&memory, Bound::SHORT, looked, clock(15 * MS, 1_000)));
         // After the window a quick wait yields, and shortens the length
         // below the first: on a quiet machine one slow yield is forgotten.
-        assert!(wait(&memory, || true, clock(16 * MS, 1_000)));
+        assert!(wait(&memory, Bound::SHORT, || true, clock(16 * MS, 1_000)));
         assert_eq!(memory.window.load(Relaxed), 0);
         assert!(memory.may_yield(16 * MS + 1_000));
     }
@@ -279,8 +336,57 @@ mod tests {
     #[test]
     fn a_notification_caught_by_a_slow_yield_still_counts() {
         let memory = LoadMemory::new();
-        assert!(wait(&memory, || true, clock(0, 4 * MS)));
+        assert!(wait(&memory, Bound::SHORT, || true, clock(0, 4 * MS)));
         assert_eq!(memory.window.load(Relaxed), 2 * MS);
+    }
+
+    #[test]
+    fn a_timed_wait_yields_until_its_limit() {
+        let memory = LoadMemory::new();
+        let mut calls = 0;
+        let never = || {
+            calls += 1;
+            false
+        };
+        let bound = Bound {
+            yields: usize::MAX,
+            time: 100_000,
+        };
+        // 10 µs per yield: the tenth ends at the limit.
+        assert!(!wait(&memory, bound, never, clock(MS, 10_000)));
+        assert_eq!(calls, 10);
+        assert_eq!(
+            memory.window.load(Relaxed),
+            0,
+            "quick yields open no window"
+        );
+        let mut calls = 0;
+        let fourth = || {
+            calls += 1;
+            calls == 4
+        };
+        assert!(wait(&memory, bound, fourth, clock(MS, 10_000)));
+    }
+
+    #[test]
+    fn a_timed_wait_gives_way_under_load_as_the_short_one_does() {
+        let memory = LoadMemory::new();
+        let bound = Bound {
+            yields: usize::MAX,
+            time: 100_000,
+        };
+        let mut calls = 0;
+        let never = || {
+            calls += 1;
+            false
+        };
+        assert!(!wait(&memory, bound, never, clock(10 * MS, 4 * MS)));
+        assert_eq!(calls, 1, "no second yield after a slow one");
+        assert_eq!(memory.block_until.load(Relaxed), 16 * MS);
+        let looked = || panic!("a timed wait in the window neither yields nor looks");
+        assert!(!wait(&memory, bound, looked, clock(15 * MS, 1_000)));
+        let looked = || panic!("nor does a short one");
+        assert!(!wait(&memory, Bound::SHORT, looked, clock(15 * MS, 1_000)));
     }
 
     #[test]

@@ -56,6 +56,9 @@ pub(crate) struct Core {
     unhandled_panic: bool,
     /// Feeds the busy-time and wake-up counters.
     clock: WorkerClock,
+    /// The blocking pool's count of submitted tasks when this thread last
+    /// parked (`Spawner::yield_for_result`).
+    pool_submits_seen: usize,
     /// Set while the driver parks (or polls) with this core in the
     /// context: the first task scheduled meanwhile reports it to the driver
     /// (`Unpark::note_work`) and clears it, since once is enough.
@@ -79,6 +82,7 @@ impl Handle {
             driver: Some(driver),
             unhandled_panic: false,
             clock: WorkerClock::start(),
+            pool_submits_seen: 0,
             report_work: false,
         });
         let metrics = WorkerMetrics::new(common.config.poll_histogram);
@@ -472,6 +476,22 @@ impl CoreGuard {
             }
         } else {
             metrics.sample_forced_yields(&mut core.clock);
+        }
+        // A closure just handed to the blocking pool may well be done
+        // within microseconds: wait for it yielding, not asleep (see
+        // `blocking/pool.rs`). Its result comes through the injection queue
+        // or the `block_on` waker, which leave the driver's wake-up pending
+        // for the zero-timeout park below.
+        if idle
+            && timeout != Some(Duration::ZERO)
+            && handle
+                .common
+                .blocking
+                .yield_for_result(&mut core.pool_submits_seen, || true, || {
+                    handle.woken.load(Ordering::Acquire) || !handle.inject.is_empty()
+                })
+        {
+            timeout = Some(Duration::ZERO);
         }
         // The driver may fire wakers that schedule tasks: keep the core in
         // the context meanwhile.

@@ -97,6 +97,11 @@ impl Parker {
         self.inner.park(timeout, watch);
     }
 
+    /// Whether an unpark is pending, left for the next park to take.
+    pub(crate) fn is_notified(&self) -> bool {
+        self.inner.state.load(SeqCst) == NOTIFIED
+    }
+
     /// Wakes the worker if parked, or makes its next park return at once.
     pub(crate) fn unpark(&self) {
         self.inner.unpark();

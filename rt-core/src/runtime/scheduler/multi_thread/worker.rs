@@ -71,6 +71,9 @@ pub(crate) struct Core {
     clock: WorkerClock,
     /// What this worker saw in the others' LIFO slots while watching.
     sightings: SlotSightings,
+    /// The blocking pool's count of submitted tasks when this worker last
+    /// parked (`Spawner::yield_for_result`).
+    pool_submits_seen: usize,
 }
 
 /// What other threads may reach of a worker.
@@ -120,6 +123,7 @@ impl Core {
             rand: FastRand::from_seed(common.seed_generator.next_seed()),
             clock: WorkerClock::start(),
             sightings: SlotSightings::new(num_workers),
+            pool_submits_seen: 0,
         });
         (core, remote)
     }
@@ -569,6 +573,18 @@ impl Context {
             handle.shared.idle.unpark_worker_by_id(core.index);
             core
         } else {
+            // A closure this runtime just handed to the blocking pool may be
+            // done within microseconds, and its task is then likely to be
+            // handed to this worker, the last to park: wait for it yielding,
+            // not asleep (see `blocking/pool.rs`), while a CPU is free of
+            // running workers. The notification is left for the park below
+            // to take.
+            let parker = &core.parker;
+            handle.common.blocking.yield_for_result(
+                &mut core.pool_submits_seen,
+                || handle.shared.idle.leaves_a_cpu_free(),
+                || parker.is_notified(),
+            );
             self.park_until_woken(core)
         };
         core.queue_interval.start_batch();
