@@ -7,26 +7,25 @@
 //! and the wakee's trip out of the idle state. So before blocking, a thread
 //! yields a few times and looks for its notification after each yield.
 //!
-//! That pays only while a yield returns at once or runs the thread being
-//! waited for. When other processes keep the CPUs busy, a yield hands the
-//! CPU to one of them for the rest of its time slice, where blocking would
-//! have been woken in microseconds: beside two busy loops on two cores, a
-//! third of all yields took 3.8-7.8 ms (nearly all others under 20 µs), and the
-//! multi-thread `mpsc_5x1k_capacity_100` case took several times tokio's
-//! time with the wait and about tokio's without it. So each wait times its
-//! yields, and a yield slower than [`SLOW_YIELD`] ends it and starts a
-//! window in which no thread of the process yields before it blocks. The
-//! load is the machine's, not one thread's, so the memory is process-wide:
-//! a runtime's new workers know it from their first park. Each wait that
-//! meets a slow yield opens a window twice as long as the last (from
-//! [`FIRST_WINDOW`] up to [`MAX_WINDOW`]); each that does not opens none
-//! and shortens the next by a sixteenth. Under load a third of the yields
-//! are slow, so quick waits come between slow ones and the windows still
-//! grow, until one wait in half a second pays for a slow yield; on a quiet
-//! machine a rare slow yield costs one 2 ms window. A first form that
-//! halved the length with each quick wait let it collapse under load
-//! (`mpsc_5x1k_capacity_100` at 1.2-2.3 times tokio's time on four
-//! workers, each probe a chance of a 4 ms yield).
+//! That pays only while a yield returns at once or runs the thread being waited
+//! for. When other processes keep the CPUs busy, a yield hands the CPU to one
+//! of them for the rest of its time slice, where blocking would have been woken
+//! in microseconds: beside two busy loops on two cores, a third of all yields
+//! took 3.8-7.8 ms (nearly all others under 20 µs), and the multi-thread
+//! `mpsc_5x1k_capacity_100` case took several times tokio's time with the wait
+//! and about tokio's without it. So each wait times its yields, and a yield
+//! slower than [`SLOW_YIELD`] ends it and starts a window in which no thread of
+//! the process yields before it blocks. The load is the machine's, not one
+//! thread's, so the memory is process-wide: a runtime's new workers know it
+//! from their first park. Each wait that meets a slow yield opens a window
+//! twice as long as the last (from [`FIRST_WINDOW`] up to [`MAX_WINDOW`]); each
+//! that does not opens none and shortens the next by a sixteenth. Under load a
+//! third of the yields are slow, so quick waits come between slow ones and the
+//! windows still grow, until one wait in half a second pays for a slow yield;
+//! on a quiet machine a rare slow yield costs one 2 ms window. A first form
+//! that halved the length with each quick wait let it collapse under load
+//! (`mpsc_5x1k_capacity_100` at 1.2-2.3 times tokio's time on four workers,
+//! each probe a chance of a 4 ms yield).
 //!
 //! A longer form bounded by time ([`notified_while_yielding_for`]) serves
 //! the two ends of a hop to the blocking pool (`blocking/pool.rs`), and
@@ -146,6 +145,13 @@ pub(crate) fn notified_while_yielding(take_notification: impl FnMut() -> bool) -
     })
 }
 
+/// Past its first [`YIELDS_BEFORE_BLOCKING`] yields, a wait reads the
+/// clock after one yield in this many, unless notified: a reading costs
+/// more than a yield's check (about a hundred instructions), and a slow
+/// yield among them still shows in their sum. The first few yields each
+/// read it, so that under load a wait mostly ends at its first slow yield.
+const YIELDS_PER_READING: usize = 4;
+
 /// Most yields of [`notified_while_yielding_for`], whatever its limit: one
 /// under loom, as for [`YIELDS_BEFORE_BLOCKING`].
 #[cfg(all(feature = "rt", not(loom)))]
@@ -207,9 +213,12 @@ fn wait(
     }
     let (mut notified, mut slow) = (false, false);
     let mut before = start;
-    for _ in 0..bound.yields {
+    for i in 0..bound.yields {
         thread::yield_now();
         notified = take_notification();
+        if !notified && i >= YIELDS_BEFORE_BLOCKING && (i + 1) % YIELDS_PER_READING != 0 {
+            continue;
+        }
         let after = now();
         slow = took_long(after.saturating_sub(before));
         before = after;
@@ -239,7 +248,24 @@ fn took_long(elapsed: u64) -> bool {
 mod tests {
     use super::*;
 
+    use std::cell::Cell;
+
     const MS: u64 = 1_000_000;
+
+    /// A wait bounded by 100 µs, as the blocking pool's are.
+    const WITHIN_100_US: Bound = Bound {
+        yields: usize::MAX,
+        time: 100_000,
+    };
+
+    /// A notification check that counts its calls in `calls` and finds the
+    /// notification at the `at`-th (never, for 0).
+    fn notified_at(calls: &Cell<usize>, at: usize) -> impl FnMut() -> bool + '_ {
+        move || {
+            calls.set(calls.get() + 1);
+            calls.get() == at
+        }
+    }
 
     /// A clock that starts at `start` and moves `step` per reading.
     fn clock(start: u64, step: u64) -> impl FnMut() -> u64 {
@@ -254,20 +280,14 @@ mod tests {
     #[test]
     fn quick_yields_wait_for_the_notification_and_write_nothing() {
         let memory = LoadMemory::new();
-        let mut calls = 0;
-        let third = || {
-            calls += 1;
-            calls == 3
-        };
+        let calls = Cell::new(0);
+        let third = notified_at(&calls, 3);
         assert!(wait(&memory, Bound::SHORT, third, clock(MS, 1_000)));
-        assert_eq!(calls, 3);
-        let mut calls = 0;
-        let never = || {
-            calls += 1;
-            false
-        };
+        assert_eq!(calls.get(), 3);
+        let calls = Cell::new(0);
+        let never = notified_at(&calls, 0);
         assert!(!wait(&memory, Bound::SHORT, never, clock(MS, 1_000)));
-        assert_eq!(calls, YIELDS_BEFORE_BLOCKING, "every yield looked");
+        assert_eq!(calls.get(), YIELDS_BEFORE_BLOCKING, "every yield looked");
         assert_eq!(memory.window.load(Relaxed), 0);
         assert_eq!(memory.block_until.load(Relaxed), 0);
     }
@@ -275,13 +295,10 @@ mod tests {
     #[test]
     fn a_slow_yield_ends_the_wait_and_opens_a_window_without_yields() {
         let memory = LoadMemory::new();
-        let mut calls = 0;
-        let never = || {
-            calls += 1;
-            false
-        };
+        let calls = Cell::new(0);
+        let never = notified_at(&calls, 0);
         assert!(!wait(&memory, Bound::SHORT, never, clock(10 * MS, 4 * MS)));
-        assert_eq!(calls, 1, "no second yield after a slow one");
+        assert_eq!(calls.get(), 1, "no second yield after a slow one");
         assert_eq!(
             memory.block_until.load(Relaxed),
             16 * MS,
@@ -343,45 +360,47 @@ mod tests {
     #[test]
     fn a_timed_wait_yields_until_its_limit() {
         let memory = LoadMemory::new();
-        let mut calls = 0;
-        let never = || {
-            calls += 1;
-            false
-        };
-        let bound = Bound {
-            yields: usize::MAX,
-            time: 100_000,
-        };
-        // 10 µs per yield: the tenth ends at the limit.
+        let calls = Cell::new(0);
+        let never = notified_at(&calls, 0);
+        let bound = WITHIN_100_US;
+        // 10 µs per reading of the clock: one after each of the first
+        // four yields, then after one in four, so the tenth reading, which
+        // ends the wait at the limit, comes after the 28th yield.
         assert!(!wait(&memory, bound, never, clock(MS, 10_000)));
-        assert_eq!(calls, 10);
+        assert_eq!(calls.get(), 28);
         assert_eq!(
             memory.window.load(Relaxed),
             0,
             "quick yields open no window"
         );
-        let mut calls = 0;
-        let fourth = || {
-            calls += 1;
-            calls == 4
-        };
+        let calls = Cell::new(0);
+        let fourth = notified_at(&calls, 4);
         assert!(wait(&memory, bound, fourth, clock(MS, 10_000)));
+    }
+
+    #[test]
+    fn a_slow_yield_between_readings_ends_the_wait_at_the_next() {
+        let memory = LoadMemory::new();
+        let bound = WITHIN_100_US;
+        let calls = Cell::new(0);
+        let never = notified_at(&calls, 0);
+        // The start and the first four yields' readings 1 µs apart; one of
+        // the next four yields took 4 ms.
+        let mut readings = [0, 1, 2, 3, 4, 4_004].map(|us| MS + us * 1_000).into_iter();
+        let now = || readings.next().expect("no reading after the slow one");
+        assert!(!wait(&memory, bound, never, now));
+        assert_eq!(calls.get(), 8, "read after the eighth yield");
+        assert_eq!(memory.block_until.load(Relaxed), MS + 4_004_000 + 2 * MS);
     }
 
     #[test]
     fn a_timed_wait_gives_way_under_load_as_the_short_one_does() {
         let memory = LoadMemory::new();
-        let bound = Bound {
-            yields: usize::MAX,
-            time: 100_000,
-        };
-        let mut calls = 0;
-        let never = || {
-            calls += 1;
-            false
-        };
+        let bound = WITHIN_100_US;
+        let calls = Cell::new(0);
+        let never = notified_at(&calls, 0);
         assert!(!wait(&memory, bound, never, clock(10 * MS, 4 * MS)));
-        assert_eq!(calls, 1, "no second yield after a slow one");
+        assert_eq!(calls.get(), 1, "no second yield after a slow one");
         assert_eq!(memory.block_until.load(Relaxed), 16 * MS);
         let looked = || panic!("a timed wait in the window neither yields nor looks");
         assert!(!wait(&memory, bound, looked, clock(15 * MS, 1_000)));

@@ -19,8 +19,11 @@
 //! pool thread that yielded while the worker slept took the CPU that the
 //! worker, once woken, would have run on (see ARCHITECTURE.md, "The
 //! blocking pool"). The waits are `runtime::yield_wait`'s, which give way
-//! to blocking while other processes keep the CPUs busy.
+//! to blocking while other processes keep the CPUs busy, and each end
+//! skips waits for a while after one that went unanswered
+//! (`hop_waits.rs`).
 
+use super::hop_waits::{HopWaits, WaitBackoff};
 use super::schedule::BlockingSchedule;
 use super::shared::{Shared, Submitted, Woken};
 use super::task::BlockingTask;
@@ -169,24 +172,46 @@ impl Spawner {
     }
 
     /// For a runtime's thread about to block with nothing to run: if tasks
-    /// were submitted since `seen` (which is brought up to date), some are
-    /// still in flight and `may_yield` agrees, yields for up to
+    /// were submitted since it last looked (`waits` is brought up to date),
+    /// some are still in flight, `may_yield` agrees and the thread's recent
+    /// waits were not futile (`hop_waits.rs`), yields for up to
     /// [`HOP_WAIT`] (see the module documentation) or until `arrived`
     /// returns true. Returns whether `arrived` did. With no task in flight
     /// it costs one atomic load; it takes the pool's lock only with some.
+    #[inline]
     pub(crate) fn yield_for_result(
         &self,
-        seen: &mut usize,
+        waits: &mut HopWaits,
         may_yield: impl FnOnce() -> bool,
         arrived: impl FnMut() -> bool,
     ) -> bool {
-        if self.inner.config.activity.in_flight() == 0
-            || !may_yield()
-            || !self.inner.lock().submitted_since(seen, self.inner.cpus)
+        // Every park of every runtime thread asks; nearly all find nothing
+        // in flight, so that answer is inlined at the caller.
+        self.inner.config.activity.in_flight() != 0
+            && self.yield_for_result_in_flight(waits, may_yield, arrived)
+    }
+
+    /// The rest of [`yield_for_result`](Self::yield_for_result), with
+    /// closures in flight.
+    #[inline(never)]
+    fn yield_for_result_in_flight(
+        &self,
+        waits: &mut HopWaits,
+        may_yield: impl FnOnce() -> bool,
+        arrived: impl FnMut() -> bool,
+    ) -> bool {
+        if !may_yield()
+            || !self
+                .inner
+                .lock()
+                .submitted_since(&mut waits.submits_seen, self.inner.cpus)
+            || waits.backoff.skip()
         {
             return false;
         }
-        notified_while_yielding_for(HOP_WAIT, arrived)
+        let answered = notified_while_yielding_for(HOP_WAIT, arrived);
+        waits.backoff.ended(answered);
+        answered
     }
 
     /// Runs `func` on a pool thread.
@@ -270,6 +295,7 @@ impl Inner {
     /// A pool thread's loop: run queued tasks, idle up to the keep-alive,
     /// leave on shutdown or after idling that long.
     fn run(&self) {
+        let mut backoff = WaitBackoff::new();
         let mut shared = self.lock();
         'work: loop {
             while let Some(task) = shared.queue.pop_front() {
@@ -282,9 +308,11 @@ impl Inner {
                 return;
             }
             shared.go_idle();
-            if shared.start_yielding(self.cpus) {
+            if !backoff.skip() && shared.start_yielding(self.cpus) {
                 drop(shared);
-                notified_while_yielding_for(HOP_WAIT, || self.lock().idle_thread_wanted());
+                let answered =
+                    notified_while_yielding_for(HOP_WAIT, || self.lock().idle_thread_wanted());
+                backoff.ended(answered);
                 shared = self.lock();
                 shared.stop_yielding();
                 // A submit made meanwhile counted this thread as notified,

@@ -12,6 +12,7 @@ use super::inject::Inject;
 use super::Common;
 use crate::loom::sync::atomic::{AtomicBool, Ordering};
 use crate::loom::sync::{Condvar, Mutex};
+use crate::runtime::blocking::HopWaits;
 use crate::runtime::context;
 use crate::runtime::driver::Driver;
 use crate::runtime::metrics::{WorkerClock, WorkerMetrics};
@@ -56,9 +57,9 @@ pub(crate) struct Core {
     unhandled_panic: bool,
     /// Feeds the busy-time and wake-up counters.
     clock: WorkerClock,
-    /// The blocking pool's count of submitted tasks when this thread last
-    /// parked (`Spawner::yield_for_result`).
-    pool_submits_seen: usize,
+    /// This thread's memory of its waits for the blocking pool's results
+    /// (`Spawner::yield_for_result`).
+    hop_waits: HopWaits,
     /// Set while the driver parks (or polls) with this core in the
     /// context: the first task scheduled meanwhile reports it to the driver
     /// (`Unpark::note_work`) and clears it, since once is enough.
@@ -82,7 +83,7 @@ impl Handle {
             driver: Some(driver),
             unhandled_panic: false,
             clock: WorkerClock::start(),
-            pool_submits_seen: 0,
+            hop_waits: HopWaits::new(),
             report_work: false,
         });
         let metrics = WorkerMetrics::new(common.config.poll_histogram);
@@ -487,7 +488,7 @@ impl CoreGuard {
             && handle
                 .common
                 .blocking
-                .yield_for_result(&mut core.pool_submits_seen, || true, || {
+                .yield_for_result(&mut core.hop_waits, || true, || {
                     handle.woken.load(Ordering::Acquire) || !handle.inject.is_empty()
                 })
         {

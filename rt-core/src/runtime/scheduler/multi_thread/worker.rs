@@ -22,6 +22,7 @@ use crate::loom::sync::atomic::Ordering;
 use crate::loom::sync::mpsc;
 use crate::loom::thread;
 use crate::loom::time::Instant;
+use crate::runtime::blocking::HopWaits;
 use crate::runtime::metrics::{WorkerClock, WorkerMetrics};
 use crate::runtime::scheduler::inject::Inject;
 use crate::runtime::{context, scheduler};
@@ -71,9 +72,9 @@ pub(crate) struct Core {
     clock: WorkerClock,
     /// What this worker saw in the others' LIFO slots while watching.
     sightings: SlotSightings,
-    /// The blocking pool's count of submitted tasks when this worker last
-    /// parked (`Spawner::yield_for_result`).
-    pool_submits_seen: usize,
+    /// This worker's memory of its waits for the blocking pool's results
+    /// (`Spawner::yield_for_result`).
+    hop_waits: HopWaits,
 }
 
 /// What other threads may reach of a worker.
@@ -123,7 +124,7 @@ impl Core {
             rand: FastRand::from_seed(common.seed_generator.next_seed()),
             clock: WorkerClock::start(),
             sightings: SlotSightings::new(num_workers),
-            pool_submits_seen: 0,
+            hop_waits: HopWaits::new(),
         });
         (core, remote)
     }
@@ -581,7 +582,7 @@ impl Context {
             // to take.
             let parker = &core.parker;
             handle.common.blocking.yield_for_result(
-                &mut core.pool_submits_seen,
+                &mut core.hop_waits,
                 || handle.shared.idle.leaves_a_cpu_free(),
                 || parker.is_notified(),
             );
