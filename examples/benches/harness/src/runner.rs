@@ -182,11 +182,12 @@ fn run_case(
     };
     // Started before the warm-up, so that it too runs on the loaded
     // machine; dropped, and so stopped, when this function returns.
-    let _busy = if options.smoke || child {
-        BusyLoops::start(0)?
+    let loops = if options.smoke || child {
+        0
     } else {
-        BusyLoops::start(options.busy_loops)?
+        options.busy_loops
     };
+    let _busy = BusyLoops::start(loops)?;
     if !options.smoke && !child {
         if run_rt {
             first(&size);
