@@ -96,7 +96,8 @@ fn a_task_submitted_while_an_idle_thread_yields_is_taken() {
             assert_eq!(s.submit(0, MAX_THREADS), Submitted::SpawnThread);
             assert_eq!(s.queue.pop_front(), Some(0));
             s.go_idle();
-            assert!(s.start_yielding(CPUS));
+            assert!(s.may_start_yielding(CPUS));
+            s.start_yielding();
         }
         let idle = {
             let pool = pool.clone();

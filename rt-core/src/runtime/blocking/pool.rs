@@ -308,7 +308,10 @@ impl Inner {
                 return;
             }
             shared.go_idle();
-            if !backoff.skip() && shared.start_yielding(self.cpus) {
+            // The backoff is asked only when the thread could yield, so
+            // that its skips are spent on waits it would have made.
+            if shared.may_start_yielding(self.cpus) && !backoff.skip() {
+                shared.start_yielding();
                 drop(shared);
                 let answered =
                     notified_while_yielding_for(HOP_WAIT, || self.lock().idle_thread_wanted());

@@ -160,17 +160,19 @@ impl<T> Shared<T> {
         fresh && self.num_busy().max(1) < cpus
     }
 
-    /// A thread that just went idle asks to yield before it sleeps, for
-    /// the next task from the runtime's thread that took its result
-    /// (`pool.rs`). Granted when no other thread yields and the busy
-    /// threads, this one and that runtime thread fit on the machine's
-    /// `cpus`: otherwise each yield takes a turn from a thread with work.
-    pub(super) fn start_yielding(&mut self, cpus: usize) -> bool {
-        if self.yielding || self.num_busy() + 2 > cpus {
-            return false;
-        }
+    /// Whether a thread that just went idle may yield before it sleeps,
+    /// for the next task from the runtime's thread that took its result
+    /// (`pool.rs`): when no other thread yields and the busy threads, this
+    /// one and that runtime thread fit on the machine's `cpus`. Otherwise
+    /// each yield takes a turn from a thread with work.
+    pub(super) fn may_start_yielding(&self, cpus: usize) -> bool {
+        !self.yielding && self.num_busy() + 2 <= cpus
+    }
+
+    /// The idle thread that [may](Self::may_start_yielding) yield does.
+    pub(super) fn start_yielding(&mut self) {
+        debug_assert!(!self.yielding, "one thread yields at a time");
         self.yielding = true;
-        true
     }
 
     /// Whether a yielding thread has a reason to stop: a task was handed to
@@ -268,15 +270,21 @@ mod tests {
     #[test]
     fn one_idle_thread_yields_at_a_time_and_only_beside_the_runtime() {
         let mut shared = idle_pool(2);
-        assert!(!shared.start_yielding(1), "one CPU: the runtime's thread needs it");
-        assert!(shared.start_yielding(2));
-        assert!(!shared.start_yielding(2), "another thread yields already");
+        assert!(
+            !shared.may_start_yielding(1),
+            "one CPU: the runtime's thread needs it"
+        );
+        assert!(shared.may_start_yielding(2));
+        shared.start_yielding();
+        assert!(
+            !shared.may_start_yielding(2),
+            "another thread yields already"
+        );
         shared.stop_yielding();
-        assert!(shared.start_yielding(2));
-        shared.stop_yielding();
+        assert!(shared.may_start_yielding(2));
         assert_eq!(shared.submit(1, MAX_THREADS), Submitted::NotifyIdle);
         assert!(
-            !shared.start_yielding(2),
+            !shared.may_start_yielding(2),
             "a busy thread and the runtime's take both CPUs"
         );
     }
@@ -284,7 +292,8 @@ mod tests {
     #[test]
     fn a_task_submitted_while_the_thread_yields_is_taken_after_the_yields() {
         let mut shared = idle_pool(1);
-        assert!(shared.start_yielding(2));
+        assert!(shared.may_start_yielding(2));
+        shared.start_yielding();
         assert!(!shared.idle_thread_wanted());
         assert_eq!(shared.submit(9, MAX_THREADS), Submitted::NotifyIdle);
         assert!(shared.idle_thread_wanted());
@@ -296,7 +305,8 @@ mod tests {
     #[test]
     fn shutdown_ends_the_yields() {
         let mut shared = idle_pool(1);
-        assert!(shared.start_yielding(2));
+        assert!(shared.may_start_yielding(2));
+        shared.start_yielding();
         assert!(shared.shut_down().is_some());
         assert!(shared.idle_thread_wanted());
         shared.stop_yielding();

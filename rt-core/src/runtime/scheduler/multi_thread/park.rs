@@ -13,12 +13,13 @@
 //! Before sleeping on its condvar, a worker yields its thread a few times,
 //! looking for a notification after each yield (the wait that
 //! `runtime::yield_wait` describes, which gives way to blocking at once
-//! while other work keeps the CPUs busy): an `unpark` that lands in this window finds
-//! EMPTY and only swaps in NOTIFIED. It yields only while a CPU is free of
-//! running workers (`DriverWatch::yield_before_condvar`). The worker that
-//! takes the driver blocks in it at once: I/O readiness arrives there, not
-//! through `unpark`, and yielding first only delayed it (loopback
-//! ping-pongs on one to four workers took 1.3-1.6 times as long).
+//! while other work keeps the CPUs busy): an `unpark` that lands in this
+//! window finds EMPTY and only swaps in NOTIFIED. It yields only while a
+//! CPU is free of running workers (`DriverWatch::yield_before_condvar`).
+//! The worker that takes the driver blocks in it at once: I/O readiness
+//! arrives there, not through `unpark`, and yielding first only delayed it
+//! (loopback ping-pongs on one to four workers took 1.3-1.6 times as
+//! long).
 
 use crate::loom::sync::atomic::{AtomicUsize, Ordering::SeqCst};
 use crate::loom::sync::{Arc, Condvar, Mutex};
