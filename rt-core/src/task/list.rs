@@ -5,10 +5,17 @@
 //! lock, so that spawning and completing on different workers rarely touch
 //! the same lock. `closed` is set before the shards are drained and read
 //! under each shard's lock when binding, so no task slips in after shutdown.
+//!
+//! Nothing else is shared between the shards: each lies on its own cache
+//! lines and counts its own tasks. Consecutive ids fall in consecutive
+//! shards, so with shards packed together (three to a line) and one count
+//! for all, a thread spawning onto busy workers and the workers completing
+//! the tasks it spawned moved the same lines between their CPUs on every
+//! task, though they took different locks.
 
 use super::core::{Header, Trailer};
 use super::{new_task, JoinHandle, LocalNotified, Notified, Origin, Schedule, Task};
-use crate::loom::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+use crate::loom::sync::atomic::{AtomicBool, Ordering};
 use crate::loom::sync::Mutex;
 use crate::util::linked_list::{Link, LinkedList, Pointers};
 use std::future::Future;
@@ -18,11 +25,40 @@ use std::ptr::NonNull;
 
 /// The live tasks of one scheduler.
 pub(crate) struct OwnedTasks<S: 'static> {
-    shards: Box<[Mutex<LinkedList<OwnedLink<S>>>]>,
+    shards: Box<[Shard<S>]>,
     mask: usize,
     id: NonZeroU64,
     closed: AtomicBool,
-    count: AtomicUsize,
+}
+
+/// One shard, aligned to two cache lines (the pair that x86 prefetches
+/// together) so that no other shard's lock shares them.
+#[repr(align(128))]
+struct Shard<S: 'static> {
+    tasks: Mutex<ShardTasks<S>>,
+}
+
+/// A shard's tasks and how many there are.
+struct ShardTasks<S: 'static> {
+    list: LinkedList<OwnedLink<S>>,
+    len: usize,
+}
+
+impl<S: 'static> Shard<S> {
+    fn new() -> Shard<S> {
+        Shard {
+            tasks: Mutex::new(ShardTasks {
+                list: LinkedList::new(),
+                len: 0,
+            }),
+        }
+    }
+
+    /// Locks the shard. A panic never leaves the list half-linked (the
+    /// list's steps do not call out), so a poisoned lock is taken as is.
+    fn lock(&self) -> crate::loom::sync::MutexGuard<'_, ShardTasks<S>> {
+        self.tasks.lock().unwrap_or_else(|e| e.into_inner())
+    }
 }
 
 pub(crate) struct OwnedLink<S>(PhantomData<S>);
@@ -61,11 +97,10 @@ impl<S: Schedule> OwnedTasks<S> {
     pub(crate) fn new(shards: usize) -> OwnedTasks<S> {
         let shards = shards.max(1).next_power_of_two();
         OwnedTasks {
-            shards: (0..shards).map(|_| Mutex::new(LinkedList::new())).collect(),
+            shards: (0..shards).map(|_| Shard::new()).collect(),
             mask: shards - 1,
             id: next_owner_id(),
             closed: AtomicBool::new(false),
-            count: AtomicUsize::new(0),
         }
     }
 
@@ -120,20 +155,19 @@ impl<S: Schedule> OwnedTasks<S> {
     unsafe fn bind_inner(&self, task: Task<S>, notified: Notified<S>) -> Option<Notified<S>> {
         // SAFETY: the task is not shared yet.
         unsafe { task.header().set_owner_id(self.id) };
-        let shard = self.shard(&task);
-        let mut list = shard.lock().unwrap_or_else(|e| e.into_inner());
+        let mut shard = self.shard(&task).lock();
         if self.closed.load(Ordering::Acquire) {
-            drop(list);
+            drop(shard);
             task.shutdown();
             drop(notified);
             return None;
         }
-        self.count.fetch_add(1, Ordering::Relaxed);
-        list.push_front(task);
+        shard.len += 1;
+        shard.list.push_front(task);
         Some(notified)
     }
 
-    fn shard(&self, task: &Task<S>) -> &Mutex<LinkedList<OwnedLink<S>>> {
+    fn shard(&self, task: &Task<S>) -> &Shard<S> {
         &self.shards[(task.id().as_u64() as usize) & self.mask]
     }
 
@@ -158,12 +192,12 @@ impl<S: Schedule> OwnedTasks<S> {
             owner, self.id,
             "task released to a list that does not own it"
         );
-        let mut list = self.shard(task).lock().unwrap_or_else(|e| e.into_inner());
+        let mut shard = self.shard(task).lock();
         // SAFETY: the task is live (the caller holds a reference) and is in
         // this list or in none.
-        let removed = unsafe { list.remove(task.header_ptr()) };
+        let removed = unsafe { shard.list.remove(task.header_ptr()) };
         if removed.is_some() {
-            self.count.fetch_sub(1, Ordering::Relaxed);
+            shard.len -= 1;
         }
         removed
     }
@@ -176,12 +210,16 @@ impl<S: Schedule> OwnedTasks<S> {
             loop {
                 // Take one task at a time and cancel it with the lock
                 // released: a future's destructor may spawn or release.
-                let task = shard.lock().unwrap_or_else(|e| e.into_inner()).pop_back();
-                match task {
-                    Some(task) => {
-                        self.count.fetch_sub(1, Ordering::Relaxed);
-                        task.shutdown();
+                let task = {
+                    let mut shard = shard.lock();
+                    let task = shard.list.pop_back();
+                    if task.is_some() {
+                        shard.len -= 1;
                     }
+                    task
+                };
+                match task {
+                    Some(task) => task.shutdown(),
                     None => break,
                 }
             }
@@ -190,7 +228,7 @@ impl<S: Schedule> OwnedTasks<S> {
 
     /// Whether no task is bound.
     pub(crate) fn is_empty(&self) -> bool {
-        self.count.load(Ordering::Acquire) == 0
+        self.shards.iter().all(|shard| shard.lock().len == 0)
     }
 
     /// Calls `f` with every live task, one shard at a time under that
@@ -198,8 +236,8 @@ impl<S: Schedule> OwnedTasks<S> {
     /// `f` must not spawn onto or release from this list.
     pub(crate) fn for_each(&self, mut f: impl FnMut(&Header)) {
         for shard in self.shards.iter() {
-            let list = shard.lock().unwrap_or_else(|e| e.into_inner());
-            list.for_each(|header| {
+            let shard = shard.lock();
+            shard.list.for_each(|header| {
                 // SAFETY: the list holds a reference to every linked task and
                 // the shard lock keeps it linked for the duration of `f`.
                 f(unsafe { header.as_ref() })
@@ -207,8 +245,10 @@ impl<S: Schedule> OwnedTasks<S> {
         }
     }
 
-    /// How many tasks are bound.
+    /// How many tasks are bound, summed one shard at a time (so, with
+    /// tasks spawned and completing meanwhile, a figure that was true at no
+    /// one instant, as any count read without stopping the runtime is).
     pub(crate) fn len(&self) -> usize {
-        self.count.load(Ordering::Relaxed)
+        self.shards.iter().map(|shard| shard.lock().len).sum()
     }
 }
