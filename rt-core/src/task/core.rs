@@ -4,12 +4,11 @@
 //! Cell<F, S>  (#[repr(C)]; on its own cache lines where several
 //!              threads poll the scheduler's tasks)
 //! ├─ Header   hot, touched by every wake and poll: state word, run-queue
-//! │           link, vtable, owner id, task id
+//! │           link, vtable, owner id, task id, poll count and time
 //! ├─ Core     the scheduler handle and the stage: Running(future) →
 //! │           Finished(output) → Consumed; the output replaces the future
 //! │           in place
-//! └─ Trailer  cold: owned-list links, join waker, spawn location, name,
-//!             poll statistics for task dumps
+//! └─ Trailer  cold: owned-list links, join waker, spawn location, name
 //! ```
 //!
 //! The header sits at offset zero, so a `NonNull<Header>` is the task
@@ -18,11 +17,20 @@
 //!
 //! The cell's layout is chosen per scheduler, not per type
 //! (`Schedule::pads_tasks`): a multi-thread scheduler with more than one
-//! worker gets cells aligned to and padded to `CACHE_PAIR` bytes, so
-//! that two workers polling neighbouring tasks never write to one pair of
-//! lines; every other scheduler gets the type's natural layout, which
-//! glibc's allocator serves without its aligned-allocation path (that path
-//! was a fifth of the instructions of a spawn).
+//! worker gets cells padded to a multiple of `CACHE_PAIR` bytes, so that
+//! two workers polling neighbouring tasks do not write to one cache line;
+//! every other scheduler gets the type's natural layout.
+//!
+//! The padding is of size, not alignment. What a poll or a wake writes in
+//! the cell lies in the header's first 48 bytes (the state word, the
+//! run-queue link, the poll count and time); a padded cell's neighbour
+//! starts at least `CACHE_PAIR` bytes after it, so at least 80 bytes lie
+//! between their header fields, more than a 64-byte line. Aligning the
+//! cell as well would give each cell a prefetched pair of lines of its
+//! own, but glibc serves an aligned allocation through a path that splits
+//! off and frees the slack on each call: it was a fifth of the
+//! instructions of a spawn, and spawning on two or four workers took
+//! about twice as long with it as without it.
 
 use super::error::JoinError;
 use super::id::Id;
@@ -65,6 +73,14 @@ pub(crate) struct Header {
     /// the task is shared, then read-only.
     pub(super) owner_id: UnsafeCell<Option<NonZeroU64>>,
     pub(super) id: Id,
+    /// Polls so far, modulo 2^32. Written only by the holder of `RUNNING`
+    /// (so a load and a store suffice); read by task dumps, which only need
+    /// a recent value. In the header, beside the state word a poll writes
+    /// anyway, rather than on a line of its own at the cell's end.
+    pub(super) polls: AtomicU32,
+    /// When the last measured poll ended, as `dump::clock_millis` (never
+    /// 0); 0 until one was measured. Written like `polls`.
+    pub(super) last_poll: AtomicU32,
 }
 
 /// The scheduler handle and the future or its output.
@@ -84,17 +100,10 @@ pub(super) struct Trailer {
     pub(super) waker: UnsafeCell<Option<Waker>>,
     /// Where the task was spawned and the name given through
     /// `task::Builder`, for task dumps, panic reports and slow-poll reports;
-    /// read-only after spawn. One word: with the two counters below, the
-    /// trailer is 8 bytes larger than without them, which keeps a task with a
-    /// future of up to three words in 128 bytes.
+    /// read-only after spawn. One word, which with the header's two poll
+    /// counters keeps a task with a future of up to three words in 128
+    /// bytes.
     pub(super) origin: Origin,
-    /// Polls so far, modulo 2^32. Written only by the holder of `RUNNING`
-    /// (so a load and a store suffice); read by task dumps, which only need
-    /// a recent value.
-    pub(super) polls: AtomicU32,
-    /// When the last measured poll ended, as `dump::clock_millis` (never
-    /// 0); 0 until one was measured. Written like `polls`.
-    pub(super) last_poll: AtomicU32,
 }
 
 /// What the core holds over the task's life.
@@ -111,15 +120,15 @@ unsafe impl Send for Header {}
 unsafe impl Sync for Header {}
 
 impl<F: Future, S: Schedule> Cell<F, S> {
-    /// The allocation of a cell: the natural one, or aligned to and padded
-    /// to `CACHE_PAIR` bytes (see the module docs).
+    /// The allocation of a cell: the natural one, or padded to a multiple
+    /// of `CACHE_PAIR` bytes at the natural alignment (see the module
+    /// docs).
     pub(super) fn layout(padded: bool) -> Layout {
         let natural = Layout::new::<Cell<F, S>>();
         if !padded {
             return natural;
         }
-        let align = natural.align().max(CACHE_PAIR);
-        Layout::from_size_align(natural.size().next_multiple_of(align), align)
+        Layout::from_size_align(natural.size().next_multiple_of(CACHE_PAIR), natural.align())
             .expect("a task cell's padded size overflows")
     }
 
@@ -144,6 +153,8 @@ impl<F: Future, S: Schedule> Cell<F, S> {
                 vtable,
                 owner_id: UnsafeCell::new(None),
                 id,
+                polls: AtomicU32::new(0),
+                last_poll: AtomicU32::new(0),
             },
             core: Core {
                 scheduler,
@@ -153,8 +164,6 @@ impl<F: Future, S: Schedule> Cell<F, S> {
                 owned: linked_list::Pointers::new(),
                 waker: UnsafeCell::new(None),
                 origin,
-                polls: AtomicU32::new(0),
-                last_poll: AtomicU32::new(0),
             },
         };
         // SAFETY: `ptr` is a fresh allocation with at least the cell's size
@@ -284,9 +293,7 @@ impl Header {
             NonNull::new_unchecked(me.as_ptr().cast::<u8>().add(offset).cast())
         }
     }
-}
 
-impl Trailer {
     /// Counts a poll. The caller holds `RUNNING`, so nobody else writes.
     #[inline]
     pub(super) fn count_poll(&self) {
@@ -305,7 +312,9 @@ impl Trailer {
     pub(super) fn set_last_poll(&self, millis: u32) {
         self.last_poll.store(millis.max(1), Ordering::Relaxed);
     }
+}
 
+impl Trailer {
     /// # Safety
     ///
     /// The caller owns the waker slot per the `JOIN_WAKER` protocol.

@@ -277,7 +277,7 @@ fn task_info(header: &Header, now: Instant) -> TaskInfo {
     let state = state_of(header.state.load());
     // SAFETY: the caller keeps the task alive; the trailer lives as long.
     let trailer = unsafe { Header::trailer(NonNull::from(header)).as_ref() };
-    let last = trailer.last_poll.load(Ordering::Relaxed);
+    let last = header.last_poll.load(Ordering::Relaxed);
     let since_last_poll =
         (last != 0).then(|| Duration::from_millis(u64::from(clock_millis(now).wrapping_sub(last))));
     TaskInfo {
@@ -285,7 +285,7 @@ fn task_info(header: &Header, now: Instant) -> TaskInfo {
         name: trailer.origin.name().map(str::to_string),
         location: trailer.origin.location(),
         state,
-        polls: u64::from(trailer.polls.load(Ordering::Relaxed)),
+        polls: u64::from(header.polls.load(Ordering::Relaxed)),
         since_last_poll,
         trace: None,
     }

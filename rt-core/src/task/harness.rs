@@ -55,7 +55,7 @@ impl<F: Future, S: Schedule> Harness<F, S> {
     pub(super) fn poll(self) {
         match self.header().state.transition_to_running() {
             TransitionToRunning::Success => {
-                self.trailer().count_poll();
+                self.header().count_poll();
                 // One call site for the future's poll, timed or not: a second
                 // copy would keep the compiler from inlining the panic guard
                 // around it, which costs every poll.
@@ -107,8 +107,8 @@ impl<F: Future, S: Schedule> Harness<F, S> {
             return;
         }
         let ended = Instant::now();
+        self.header().set_last_poll(clock_millis(ended));
         let trailer = self.trailer();
-        trailer.set_last_poll(clock_millis(ended));
         let poll = SlowPoll {
             id: self.header().id,
             name: trailer.origin.name(),

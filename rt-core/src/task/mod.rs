@@ -21,7 +21,7 @@
 //! * The join waker slot follows the `JOIN_WAKER` protocol in `state.rs`.
 //! * `queue_next` belongs to the run queue holding the `Notified`; the
 //!   owned-list links to the list, under its shard lock.
-//! * The trailer's poll counter and last-poll time are written only by the
+//! * The header's poll counter and last-poll time are written only by the
 //!   holder of `RUNNING` (relaxed load and store) and read by task dumps
 //!   under the owned-list shard lock; the name and spawn location never
 //!   change after spawn.
@@ -100,14 +100,13 @@ cfg_rt! {
         }
 
         /// Whether several threads of this scheduler may poll its tasks at
-        /// the same time, so that each task cell gets cache lines of its own
-        /// (aligned to and padded to `CACHE_PAIR` bytes): two workers
-        /// polling neighbouring tasks then never write to one line. With
-        /// one polling thread there is nobody to share a line with, and the
-        /// cell is allocated at its natural alignment, which the allocator
-        /// serves much more cheaply. The answer must not change over the
-        /// scheduler's life: the cell is freed with the layout it was
-        /// allocated with.
+        /// the same time, so that each task cell is padded to a multiple of
+        /// `CACHE_PAIR` bytes: two workers polling neighbouring tasks then
+        /// do not write to one cache line (`core.rs` says why padding the
+        /// size is enough). With one polling thread there is nobody to
+        /// share a line with, and the cell takes its natural size. The
+        /// answer must not change over the scheduler's life: the cell is
+        /// freed with the layout it was allocated with.
         fn pads_tasks(&self) -> bool {
             false
         }

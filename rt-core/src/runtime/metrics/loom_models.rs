@@ -1,7 +1,7 @@
 //! Loom model of the single-writer counters: the worker that owns them
 //! updates with a load and a store (no read-modify-write), other threads
 //! read. A reader must never see a count go backwards or run ahead, and
-//! nothing written by the owner may be lost. The task trailer's poll
+//! nothing written by the owner may be lost. The task header's poll
 //! counter follows the same rule.
 
 use super::{HistogramConfiguration, WorkerClock, WorkerMetrics};
