@@ -1,8 +1,8 @@
 //! The task cell: the one allocation behind every task.
 //!
 //! ```text
-//! Cell<F, S>  (#[repr(C)]; on its own cache lines where several
-//!              threads poll the scheduler's tasks)
+//! Cell<F, S>  (#[repr(C)]; padded where several threads poll the
+//!              scheduler's tasks)
 //! ├─ Header   hot, touched by every wake and poll: state word, run-queue
 //! │           link, vtable, owner id, task id, poll count and time
 //! ├─ Core     the scheduler handle and the stage: Running(future) →
@@ -21,16 +21,18 @@
 //! two workers polling neighbouring tasks do not write to one cache line;
 //! every other scheduler gets the type's natural layout.
 //!
-//! The padding is of size, not alignment. What a poll or a wake writes in
-//! the cell lies in the header's first 48 bytes (the state word, the
-//! run-queue link, the poll count and time); a padded cell's neighbour
+//! The padding is of size, not alignment. The fields that every poll and
+//! wake write (the state word, the run-queue link, the poll count and
+//! time) lie in the header's first 48 bytes; a padded cell's neighbour
 //! starts at least `CACHE_PAIR` bytes after it, so at least 80 bytes lie
-//! between their header fields, more than a 64-byte line. Aligning the
-//! cell as well would give each cell a prefetched pair of lines of its
-//! own, but glibc serves an aligned allocation through a path that splits
-//! off and frees the slack on each call: it was a fifth of the
-//! instructions of a spawn, and spawning on two or four workers took
-//! about twice as long with it as without it.
+//! between the two cells' such fields, more than a 64-byte line. The
+//! future, which its poll writes too, may share a line with the next
+//! cell's header, depending on where the allocator puts the two. Aligning
+//! the cell as well would give each cell lines of its own, but glibc
+//! serves an over-aligned allocation through a path that splits off and
+//! frees the slack on each call: it was a fifth of the instructions of a
+//! spawn, and spawning on two or four workers took about twice as long
+//! with it as without it. (ARCHITECTURE.md has the figures.)
 
 use super::error::JoinError;
 use super::id::Id;

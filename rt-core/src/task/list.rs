@@ -8,10 +8,10 @@
 //!
 //! Nothing else is shared between the shards: each lies on its own cache
 //! lines and counts its own tasks. Consecutive ids fall in consecutive
-//! shards, so with shards packed together (three to a line) and one count
-//! for all, a thread spawning onto busy workers and the workers completing
-//! the tasks it spawned moved the same lines between their CPUs on every
-//! task, though they took different locks.
+//! shards, so with shards packed together (two or three to a line) and
+//! one count for all, a thread spawning onto busy workers and the workers
+//! completing the tasks it spawned moved the same lines between their
+//! CPUs on every task, though they took different locks.
 
 use super::core::{Header, Trailer};
 use super::{new_task, JoinHandle, LocalNotified, Notified, Origin, Schedule, Task};

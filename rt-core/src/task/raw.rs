@@ -296,10 +296,10 @@ mod tests {
         assert!(std::mem::size_of::<Header>() <= 64);
     }
 
-    /// What a poll or a wake writes lies in the header's first bytes, and
-    /// a padded cell's neighbour starts `CACHE_PAIR` bytes on at least: two
-    /// neighbours' written fields are then more than a 64-byte line apart,
-    /// wherever the allocator puts them (see `core.rs`).
+    /// The fields every poll and wake write lie in the header's first
+    /// bytes, and a padded cell's neighbour starts `CACHE_PAIR` bytes on at
+    /// least: two neighbours' such fields are then more than a 64-byte line
+    /// apart, wherever the allocator puts them (see `core.rs`).
     #[test]
     fn what_a_poll_writes_lies_a_line_away_from_a_padded_neighbour() {
         use std::mem::{offset_of, size_of};
