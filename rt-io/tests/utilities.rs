@@ -402,17 +402,19 @@ fn copy_between_streams_that_spend_no_budget_still_yields() {
             );
         });
     }
-    // One unit goes to the poll and one to each round of 8 KiB that ends
-    // with some left: three such rounds, and the fourth, which finds none,
-    // ends the poll.
-    assert_eq!(target.written, 4 * 8 * 1024);
+    // One unit goes to the poll and one to each round that ends with some
+    // left: three such rounds, and the fourth, which finds none, ends the
+    // poll. The first round's read fills the 8 KiB buffer, so the other
+    // three move 16 KiB each.
+    assert_eq!(target.written, 8 * 1024 + 3 * 16 * 1024);
 }
 
 #[test]
 fn copy_rounds_spend_only_the_budget_of_their_reads_and_writes() {
     // `repeat` and `sink` spend a unit per read and per write, as sockets
     // do: with 9 units, one goes to the poll and four rounds of a read and
-    // a write use the other eight, the rate of tokio's copy.
+    // a write use the other eight, the rate of tokio's copy. The first
+    // read fills the 8 KiB buffer, and the buffer grows to 16 KiB.
     let mut source = repeat(1).take(1 << 20);
     let mut target = sink();
     let mut copying = Box::pin(copy(&mut source, &mut target));
@@ -420,7 +422,7 @@ fn copy_rounds_spend_only_the_budget_of_their_reads_and_writes() {
         assert!(poll_once(Pin::new(&mut copying)).is_pending());
     });
     drop(copying);
-    assert_eq!(source.limit(), (1 << 20) - 4 * 8 * 1024);
+    assert_eq!(source.limit(), (1 << 20) - (8 * 1024 + 3 * 16 * 1024));
 }
 
 #[test]

@@ -7,7 +7,6 @@
 //! direction waiting never stalls the other and nothing is lost between
 //! polls.
 
-use super::buf_reader::DEFAULT_BUF_SIZE;
 use super::copy::{retry_interrupted, CopyBuffer};
 use crate::io::{AsyncRead, AsyncWrite};
 use std::io;
@@ -53,6 +52,10 @@ where
 /// end of stream; after one side ends, the other is shut down for writing.
 /// Returns `(bytes a→b, bytes b→a)`.
 ///
+/// Each direction has a buffer of 8 KiB that grows to 16 KiB once a read
+/// fills it, as [`copy`](crate::io::copy)'s does;
+/// [`copy_bidirectional_with_sizes`] keeps the sizes it is given.
+///
 /// Interrupted reads and writes are retried; any other error ends both
 /// directions at once, and bytes read but not yet written are lost.
 pub async fn copy_bidirectional<A, B>(a: &mut A, b: &mut B) -> io::Result<(u64, u64)>
@@ -60,7 +63,7 @@ where
     A: AsyncRead + AsyncWrite + Unpin + ?Sized,
     B: AsyncRead + AsyncWrite + Unpin + ?Sized,
 {
-    copy_bidirectional_with_sizes(a, b, DEFAULT_BUF_SIZE, DEFAULT_BUF_SIZE).await
+    relay(a, b, CopyBuffer::growing(), CopyBuffer::growing()).await
 }
 
 /// Like [`copy_bidirectional`], with a buffer of `a_to_b_buf_size` bytes for
@@ -83,8 +86,24 @@ where
             "copy buffer size must be greater than zero",
         ));
     }
-    let mut a_to_b = TransferState::Running(CopyBuffer::with_size(a_to_b_buf_size));
-    let mut b_to_a = TransferState::Running(CopyBuffer::with_size(b_to_a_buf_size));
+    let a_to_b = CopyBuffer::with_size(a_to_b_buf_size);
+    let b_to_a = CopyBuffer::with_size(b_to_a_buf_size);
+    relay(a, b, a_to_b, b_to_a).await
+}
+
+/// Runs both directions, `a_to_b` and `b_to_a` holding their bytes.
+async fn relay<A, B>(
+    a: &mut A,
+    b: &mut B,
+    a_to_b: CopyBuffer,
+    b_to_a: CopyBuffer,
+) -> io::Result<(u64, u64)>
+where
+    A: AsyncRead + AsyncWrite + Unpin + ?Sized,
+    B: AsyncRead + AsyncWrite + Unpin + ?Sized,
+{
+    let mut a_to_b = TransferState::Running(a_to_b);
+    let mut b_to_a = TransferState::Running(b_to_a);
     std::future::poll_fn(|cx| {
         let forward = transfer_one_direction(cx, &mut a_to_b, a, b)?;
         let backward = transfer_one_direction(cx, &mut b_to_a, b, a)?;
