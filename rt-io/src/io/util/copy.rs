@@ -12,9 +12,9 @@
 //! the small buffer. Measured on two cores against tokio (10 samples each):
 //! with a fixed 8 KiB buffer `io_proxy_copy` took 0.94-1.11 of tokio's time
 //! and `io_tcp_copy_256mib` 0.81-1.06; with 16 KiB, 0.71-0.84 and
-//! 0.81-0.87. Larger buffers won more on one thread (64 KiB: 0.61 for
+//! 0.81-0.87. Larger buffers won more on one thread (64 KiB: 0.59-0.61 for
 //! `io_tcp_copy_256mib` on the current-thread runtime) and lost where the
-//! two ends of the copy ran on two CPUs at once (64 KiB: 1.17-1.42 on two
+//! two ends of the copy ran on two CPUs at once (64 KiB: 1.14-1.42 on two
 //! and four workers; 32 KiB: 1.02-1.07), so the growth stops at 16 KiB.
 
 use super::buf_reader::DEFAULT_BUF_SIZE;
@@ -42,7 +42,7 @@ pub(crate) struct CopyBuffer {
 }
 
 /// The size a growing copy buffer ends at (see the module documentation).
-pub(crate) const GROWN_BUF_SIZE: usize = 16 * 1024;
+const GROWN_BUF_SIZE: usize = 16 * 1024;
 
 pub(crate) fn write_zero_into_writer() -> io::Error {
     io::Error::new(io::ErrorKind::WriteZero, "write zero byte into writer")
