@@ -49,9 +49,8 @@ mod blocking;
 pub(crate) mod context;
 mod driver;
 pub(crate) mod metrics;
-mod park;
+pub(crate) mod park;
 mod shutdown_error;
-mod yield_wait;
 
 pub use blocking::BlockingActivity;
 pub use context::{assert_can_block, TryCurrentError};

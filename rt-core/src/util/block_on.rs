@@ -47,40 +47,18 @@ impl Wake for ThreadWaker {
 #[track_caller]
 pub fn block_on<F: Future>(future: F) -> F::Output {
     crate::runtime::assert_can_block();
-    block_on_parking(future, None, Parking::YieldFirst)
+    block_on_parking(future, None)
 }
 
 /// [`block_on`] without the check, each poll run with `budget` coop units
-/// (`None`: unconstrained), blocking at once when the future is pending;
-/// for the multi-thread runtime's own `block_on`, which has entered the
-/// runtime itself.
-///
-/// That thread does not yield before it blocks: its wake-ups come from
-/// workers that park in the I/O driver as soon as they run out of work,
-/// and a yielding thread kept runnable tended to share a CPU with the
-/// worker it waited for, so the worker blocked in the driver before the
-/// thread ran again and each message cost the driver a wake-up
-/// (`oneshot_request_reply` on one worker: 38,851 eventfd writes against
-/// 1,640 when the thread blocks at once, and 1.1 times tokio's time
-/// against 0.9).
+/// (`None`: unconstrained); for the multi-thread runtime's own `block_on`,
+/// which has entered the runtime itself.
 #[cfg(feature = "rt-multi-thread")]
 pub(crate) fn block_on_with_budget<F: Future>(future: F, budget: Option<u32>) -> F::Output {
-    block_on_parking(future, budget, Parking::Immediate)
+    block_on_parking(future, budget)
 }
 
-/// How the thread of a [`block_on`] waits for its next wake-up.
-#[derive(Clone, Copy)]
-enum Parking {
-    /// Yield a few times before blocking: the wake-up usually comes from
-    /// another thread soon (the other end of a channel), and one that
-    /// lands while the thread yields costs no futex wake.
-    YieldFirst,
-    /// Block at once.
-    #[cfg(feature = "rt-multi-thread")]
-    Immediate,
-}
-
-fn block_on_parking<F: Future>(future: F, budget: Option<u32>, parking: Parking) -> F::Output {
+fn block_on_parking<F: Future>(future: F, budget: Option<u32>) -> F::Output {
     // Reborrowed by the cached path, which loom builds leave out.
     #[cfg_attr(loom, allow(unused_mut))]
     let mut future = pin!(future);
@@ -96,7 +74,6 @@ fn block_on_parking<F: Future>(future: F, budget: Option<u32>, parking: Parking)
                 &cached.park,
                 &cached.waker,
                 budget,
-                parking,
             ))
         });
         if let Ok(Some(output)) = cached {
@@ -105,7 +82,7 @@ fn block_on_parking<F: Future>(future: F, budget: Option<u32>, parking: Parking)
     }
     let park = ParkThread::new();
     let waker = Waker::from(Arc::new(ThreadWaker(park.unpark_handle())));
-    poll_until_ready(future, &park, &waker, budget, parking)
+    poll_until_ready(future, &park, &waker, budget)
 }
 
 /// The loop of [`block_on`]: poll, and park on `park` (which `waker`
@@ -115,7 +92,6 @@ fn poll_until_ready<F: Future>(
     park: &ParkThread,
     waker: &Waker,
     budget: Option<u32>,
-    parking: Parking,
 ) -> F::Output {
     let mut cx = Context::from_waker(waker);
     loop {
@@ -125,11 +101,7 @@ fn poll_until_ready<F: Future>(
         }
         // A wake that arrived before the park left a token, so this cannot
         // miss it; a spurious return only polls once more.
-        match parking {
-            Parking::YieldFirst => park.park_after_yielding(),
-            #[cfg(feature = "rt-multi-thread")]
-            Parking::Immediate => park.park_timeout(None),
-        }
+        park.park_timeout(None);
     }
 }
 

@@ -19,12 +19,10 @@ pub use activity::BlockingActivity;
 cfg_rt! {
     #[cfg(all(test, loom))]
     mod loom_models;
-    mod hop_waits;
     mod pool;
     mod schedule;
     mod shared;
     mod task;
 
-    pub(crate) use hop_waits::HopWaits;
     pub(crate) use pool::{BlockingPool, PoolConfig, Spawner};
 }

@@ -6,24 +6,12 @@
 //! spuriously): a task was queued, the pool shuts down, or the keep-alive
 //! elapsed (then the thread exits).
 //!
-//! A hop to the pool and back costs two wake-ups, and a wake-up costs most
-//! when the thread it wakes had left its CPU idle (tens of microseconds on
-//! a virtual machine, where an idle CPU is halted). So both ends of a hop
-//! yield for up to [`HOP_WAIT`] before they sleep, while the machine has a
-//! CPU for each: the runtime's thread (the current-thread runtime's, or a
-//! worker) that submitted closures since it last parked, waiting for a
-//! result (`Spawner::yield_for_result`), and one pool thread at a time
-//! after running its task, waiting for the next. A task woken by a result
-//! goes to the worker that parked last, which is the one waiting, and a
-//! hop that ends within that time wakes nobody. Both ends are needed: a
-//! pool thread that yielded while the worker slept took the CPU that the
-//! worker, once woken, would have run on (see ARCHITECTURE.md, "The
-//! blocking pool"). The waits are `runtime::yield_wait`'s, which give way
-//! to blocking while other processes keep the CPUs busy, and each end
-//! skips waits for a while after one that went unanswered
-//! (`hop_waits.rs`).
+//! Neither end of a hop waits for the other by spinning or yielding: a
+//! submit wakes an idle thread (or starts one), and a finished closure
+//! wakes the task awaiting its `JoinHandle` through the task's waker, like
+//! any other wake-up. A thread with nothing to do blocks; the thread with
+//! work wakes it.
 
-use super::hop_waits::{HopWaits, WaitBackoff};
 use super::schedule::BlockingSchedule;
 use super::shared::{Shared, Submitted, Woken};
 use super::task::BlockingTask;
@@ -31,7 +19,6 @@ use super::BlockingActivity;
 use crate::loom::sync::{Condvar, Mutex, MutexGuard};
 use crate::loom::thread;
 use crate::loom::time::Instant;
-use crate::runtime::yield_wait::notified_while_yielding_for;
 use crate::runtime::{context, scheduler, Callback};
 use crate::task::{self, JoinHandle, UnownedTask};
 use std::fmt;
@@ -39,15 +26,6 @@ use std::io;
 // `std`'s `Arc`: the configuration holds `Arc<dyn Fn>` (see `crate::loom`).
 use std::sync::Arc;
 use std::time::Duration;
-
-/// How long a yielding wait for the other end of a hop lasts (see the
-/// module documentation): a few times what a small file takes to read,
-/// open to close. Measured on two cores, `fs_read_files` on the
-/// current-thread runtime (1,000 files of 4 KiB read one after the other;
-/// medians of 20 samples, 78-99 ms in ten runs without the waits): 20 µs
-/// gave 20 ms in one run and 75 ms in the next, 50 µs 27-30 ms in six runs
-/// of seven and 83 ms in the seventh, 100 µs 26-34 ms in six of six.
-const HOP_WAIT: Duration = Duration::from_micros(100);
 
 /// The pool, owned by the runtime; dropping it shuts it down.
 pub(crate) struct BlockingPool {
@@ -77,8 +55,6 @@ struct Inner {
     /// Shutdown waits here for the threads to exit.
     exited: Condvar,
     config: PoolConfig,
-    /// The machine's CPUs, for the yielding waits.
-    cpus: usize,
 }
 
 type Task = UnownedTask<BlockingSchedule>;
@@ -92,7 +68,6 @@ impl BlockingPool {
                     condvar: Condvar::new(),
                     exited: Condvar::new(),
                     config,
-                    cpus: std::thread::available_parallelism().map_or(1, |n| n.get()),
                 }),
             },
         }
@@ -169,49 +144,6 @@ impl Spawner {
             idle: shared.num_idle(),
             queued: shared.queue.len(),
         }
-    }
-
-    /// For a runtime's thread about to block with nothing to run: if tasks
-    /// were submitted since it last looked (`waits` is brought up to date),
-    /// some are still in flight, `may_yield` agrees and the thread's recent
-    /// waits were not futile (`hop_waits.rs`), yields for up to
-    /// [`HOP_WAIT`] (see the module documentation) or until `arrived`
-    /// returns true. Returns whether `arrived` did. With no task in flight
-    /// it costs one atomic load; it takes the pool's lock only with some.
-    #[inline]
-    pub(crate) fn yield_for_result(
-        &self,
-        waits: &mut HopWaits,
-        may_yield: impl FnOnce() -> bool,
-        arrived: impl FnMut() -> bool,
-    ) -> bool {
-        // Every park of every runtime thread asks; nearly all find nothing
-        // in flight, so that answer is inlined at the caller.
-        self.inner.config.activity.in_flight() != 0
-            && self.yield_for_result_in_flight(waits, may_yield, arrived)
-    }
-
-    /// The rest of [`yield_for_result`](Self::yield_for_result), with
-    /// closures in flight.
-    #[inline(never)]
-    fn yield_for_result_in_flight(
-        &self,
-        waits: &mut HopWaits,
-        may_yield: impl FnOnce() -> bool,
-        arrived: impl FnMut() -> bool,
-    ) -> bool {
-        if !may_yield()
-            || !self
-                .inner
-                .lock()
-                .submitted_since(&mut waits.submits_seen, self.inner.cpus)
-            || waits.backoff.skip()
-        {
-            return false;
-        }
-        let answered = notified_while_yielding_for(HOP_WAIT, arrived);
-        waits.backoff.ended(answered);
-        answered
     }
 
     /// Runs `func` on a pool thread.
@@ -295,9 +227,8 @@ impl Inner {
     /// A pool thread's loop: run queued tasks, idle up to the keep-alive,
     /// leave on shutdown or after idling that long.
     fn run(&self) {
-        let mut backoff = WaitBackoff::new();
         let mut shared = self.lock();
-        'work: loop {
+        loop {
             while let Some(task) = shared.queue.pop_front() {
                 drop(shared);
                 task.run();
@@ -308,22 +239,6 @@ impl Inner {
                 return;
             }
             shared.go_idle();
-            // The backoff is asked only when the thread could yield, so
-            // that its skips are spent on waits it would have made.
-            if shared.may_start_yielding(self.cpus) && !backoff.skip() {
-                shared.start_yielding();
-                drop(shared);
-                let answered =
-                    notified_while_yielding_for(HOP_WAIT, || self.lock().idle_thread_wanted());
-                backoff.ended(answered);
-                shared = self.lock();
-                shared.stop_yielding();
-                // A submit made meanwhile counted this thread as notified,
-                // but its condvar signal found nobody waiting.
-                if shared.wake_idle(false) == Woken::Work {
-                    continue 'work;
-                }
-            }
             let idle_since = Instant::now();
             loop {
                 let left = self.config.keep_alive.saturating_sub(idle_since.elapsed());

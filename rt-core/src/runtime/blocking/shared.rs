@@ -25,12 +25,6 @@ pub(super) struct Shared<T> {
     /// Wake-ups handed out and not yet consumed, to tell real notifications
     /// from spurious ones.
     num_notify: usize,
-    /// Tasks ever submitted (wrapping), so that a waiter can tell whether
-    /// any came since it last looked.
-    num_submitted: usize,
-    /// Whether an idle thread is in the yielding wait (`pool.rs`); one at a
-    /// time.
-    yielding: bool,
     shutdown: bool,
 }
 
@@ -67,8 +61,6 @@ impl<T> Shared<T> {
             num_alive: 0,
             num_idle: 0,
             num_notify: 0,
-            num_submitted: 0,
-            yielding: false,
             shutdown: false,
         }
     }
@@ -97,7 +89,6 @@ impl<T> Shared<T> {
             return Submitted::Rejected(task);
         }
         self.queue.push_back(task);
-        self.num_submitted = self.num_submitted.wrapping_add(1);
         if self.num_idle > 0 {
             self.num_idle -= 1;
             self.num_notify += 1;
@@ -141,49 +132,6 @@ impl<T> Shared<T> {
     /// A thread found the queue empty and the pool running: it waits.
     pub(super) fn go_idle(&mut self) {
         self.num_idle += 1;
-    }
-
-    /// Threads running tasks or about to: started or woken, and not idle.
-    fn num_busy(&self) -> usize {
-        self.num_threads.saturating_sub(self.num_idle)
-    }
-
-    /// Whether a thread outside the pool that waits for its tasks should
-    /// yield for a while first (`pool.rs` says when that pays): tasks were
-    /// submitted since `seen` (which is brought up to date), and the
-    /// threads that run them and the waiter fit on the machine's `cpus`.
-    pub(super) fn submitted_since(&mut self, seen: &mut usize, cpus: usize) -> bool {
-        let fresh = *seen != self.num_submitted;
-        *seen = self.num_submitted;
-        // The busy threads (at least the one the waiter's task needs) leave
-        // a CPU to the waiter.
-        fresh && self.num_busy().max(1) < cpus
-    }
-
-    /// Whether a thread that just went idle may yield before it sleeps,
-    /// for the next task from the runtime's thread that took its result
-    /// (`pool.rs`): when no other thread yields and the busy threads, this
-    /// one and that runtime thread fit on the machine's `cpus`. Otherwise
-    /// each yield takes a turn from a thread with work.
-    pub(super) fn may_start_yielding(&self, cpus: usize) -> bool {
-        !self.yielding && self.num_busy() + 2 <= cpus
-    }
-
-    /// The idle thread that [may](Self::may_start_yielding) yield does.
-    pub(super) fn start_yielding(&mut self) {
-        debug_assert!(!self.yielding, "one thread yields at a time");
-        self.yielding = true;
-    }
-
-    /// Whether a yielding thread has a reason to stop: a task was handed to
-    /// the idle threads, or the pool shuts down.
-    pub(super) fn idle_thread_wanted(&self) -> bool {
-        self.num_notify > 0 || self.shutdown
-    }
-
-    /// The yielding thread stopped yielding.
-    pub(super) fn stop_yielding(&mut self) {
-        self.yielding = false;
     }
 
     /// An idle thread's wait ended, with its keep-alive `elapsed` or not.
@@ -241,75 +189,18 @@ mod tests {
     }
 
     #[test]
-    fn a_waiter_yields_once_per_batch_of_submits() {
+    fn a_task_submitted_to_an_idle_thread_wakes_it_for_work() {
         let mut shared = idle_pool(1);
-        let mut seen = 0;
-        // The pool's own start-up submit counts: nothing was seen yet.
-        assert!(shared.submitted_since(&mut seen, 2));
-        assert!(!shared.submitted_since(&mut seen, 2), "nothing new");
-        assert_eq!(shared.submit(7, MAX_THREADS), Submitted::NotifyIdle);
-        assert!(shared.submitted_since(&mut seen, 2), "a new submit");
-        assert!(!shared.submitted_since(&mut seen, 2), "seen already");
-    }
-
-    #[test]
-    fn a_waiter_does_not_yield_without_a_cpu_to_spare() {
-        let mut shared = idle_pool(2);
-        let mut seen = 0;
-        assert!(!shared.submitted_since(&mut seen, 1), "one CPU: the task needs it");
-        assert_eq!(shared.submit(1, MAX_THREADS), Submitted::NotifyIdle);
-        assert_eq!(shared.submit(2, MAX_THREADS), Submitted::NotifyIdle);
-        assert!(
-            !shared.submitted_since(&mut seen, 2),
-            "two busy threads take both CPUs"
-        );
-        assert_eq!(shared.submit(3, MAX_THREADS), Submitted::SpawnThread);
-        assert!(shared.submitted_since(&mut seen, 4), "three busy and the waiter fit");
-    }
-
-    #[test]
-    fn one_idle_thread_yields_at_a_time_and_only_beside_the_runtime() {
-        let mut shared = idle_pool(2);
-        assert!(
-            !shared.may_start_yielding(1),
-            "one CPU: the runtime's thread needs it"
-        );
-        assert!(shared.may_start_yielding(2));
-        shared.start_yielding();
-        assert!(
-            !shared.may_start_yielding(2),
-            "another thread yields already"
-        );
-        shared.stop_yielding();
-        assert!(shared.may_start_yielding(2));
-        assert_eq!(shared.submit(1, MAX_THREADS), Submitted::NotifyIdle);
-        assert!(
-            !shared.may_start_yielding(2),
-            "a busy thread and the runtime's take both CPUs"
-        );
-    }
-
-    #[test]
-    fn a_task_submitted_while_the_thread_yields_is_taken_after_the_yields() {
-        let mut shared = idle_pool(1);
-        assert!(shared.may_start_yielding(2));
-        shared.start_yielding();
-        assert!(!shared.idle_thread_wanted());
         assert_eq!(shared.submit(9, MAX_THREADS), Submitted::NotifyIdle);
-        assert!(shared.idle_thread_wanted());
-        shared.stop_yielding();
         assert_eq!(shared.wake_idle(false), Woken::Work);
         assert_eq!(shared.queue.pop_front(), Some(9));
+        assert_eq!(shared.wake_idle(false), Woken::Spurious, "one wake-up per task");
     }
 
     #[test]
-    fn shutdown_ends_the_yields() {
+    fn shutdown_wakes_idle_threads() {
         let mut shared = idle_pool(1);
-        assert!(shared.may_start_yielding(2));
-        shared.start_yielding();
         assert!(shared.shut_down().is_some());
-        assert!(shared.idle_thread_wanted());
-        shared.stop_yielding();
         assert_eq!(shared.wake_idle(false), Woken::Work);
     }
 }

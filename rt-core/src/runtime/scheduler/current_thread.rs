@@ -12,7 +12,6 @@ use super::inject::Inject;
 use super::Common;
 use crate::loom::sync::atomic::{AtomicBool, Ordering};
 use crate::loom::sync::{Condvar, Mutex};
-use crate::runtime::blocking::HopWaits;
 use crate::runtime::context;
 use crate::runtime::driver::Driver;
 use crate::runtime::metrics::{WorkerClock, WorkerMetrics};
@@ -57,9 +56,6 @@ pub(crate) struct Core {
     unhandled_panic: bool,
     /// Feeds the busy-time and wake-up counters.
     clock: WorkerClock,
-    /// This thread's memory of its waits for the blocking pool's results
-    /// (`Spawner::yield_for_result`).
-    hop_waits: HopWaits,
     /// Set while the driver parks (or polls) with this core in the
     /// context: the first task scheduled meanwhile reports it to the driver
     /// (`Unpark::note_work`) and clears it, since once is enough.
@@ -83,7 +79,6 @@ impl Handle {
             driver: Some(driver),
             unhandled_panic: false,
             clock: WorkerClock::start(),
-            hop_waits: HopWaits::new(),
             report_work: false,
         });
         let metrics = WorkerMetrics::new(common.config.poll_histogram);
@@ -477,22 +472,6 @@ impl CoreGuard {
             }
         } else {
             metrics.sample_forced_yields(&mut core.clock);
-        }
-        // A closure just handed to the blocking pool may well be done
-        // within microseconds: wait for it yielding, not asleep (see
-        // `blocking/pool.rs`). Its result comes through the injection queue
-        // or the `block_on` waker, which leave the driver's wake-up pending
-        // for the zero-timeout park below.
-        if idle
-            && timeout != Some(Duration::ZERO)
-            && handle
-                .common
-                .blocking
-                .yield_for_result(&mut core.hop_waits, || true, || {
-                    handle.woken.load(Ordering::Acquire) || !handle.inject.is_empty()
-                })
-        {
-            timeout = Some(Duration::ZERO);
         }
         // The driver may fire wakers that schedule tasks: keep the core in
         // the context meanwhile.

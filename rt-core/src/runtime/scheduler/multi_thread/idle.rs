@@ -40,9 +40,6 @@ pub(super) struct Idle {
     state: AtomicUsize,
     sleepers: Mutex<Vec<usize>>,
     num_workers: usize,
-    /// The machine's CPUs (unbounded under loom, whose models must explore
-    /// the yielding park whatever the count).
-    cpus: usize,
 }
 
 impl Idle {
@@ -53,11 +50,6 @@ impl Idle {
             state: AtomicUsize::new(num_workers << UNPARKED_SHIFT),
             sleepers: Mutex::new(Vec::with_capacity(num_workers)),
             num_workers,
-            cpus: if cfg!(loom) {
-                usize::MAX
-            } else {
-                std::thread::available_parallelism().map_or(1, |n| n.get())
-            },
         }
     }
 
@@ -92,20 +84,6 @@ impl Idle {
         // sees the work we pushed before calling this.
         let state = self.state.fetch_add(0, SeqCst);
         Idle::searching(state) == 0 && Idle::unparked(state) < self.num_workers
-    }
-
-    /// Workers not on the sleeper list (running, searching or about to).
-    pub(super) fn num_unparked(&self) -> usize {
-        // A read-modify-write for the same reason as in `should_notify`:
-        // this read is one side of a handshake (`lifo_watch.rs`).
-        Idle::unparked(self.state.fetch_add(0, SeqCst))
-    }
-
-    /// Whether the workers off the sleeper list leave a CPU free, so that a
-    /// parking worker's yields take no turns from one of them. A plain
-    /// load: it only tunes how a worker waits, and is no handshake.
-    pub(super) fn leaves_a_cpu_free(&self) -> bool {
-        Idle::unparked(self.state.load(SeqCst)) < self.cpus
     }
 
     /// A worker with nothing to run wants to search others' queues. Refused
@@ -247,25 +225,6 @@ mod tests {
         assert!(idle.transition_to_parked(0, true));
         assert!(idle.unpark_worker_by_id(0));
         assert!(!idle.unpark_worker_by_id(0));
-    }
-
-    /// Four workers on two CPUs: a parking worker may yield only once at
-    /// most one other worker is off the sleeper list.
-    #[test]
-    fn a_cpu_is_free_only_while_fewer_workers_run_than_there_are_cpus() {
-        let idle = Idle {
-            cpus: 2,
-            ..Idle::new(4)
-        };
-        assert!(!idle.leaves_a_cpu_free(), "four running");
-        assert!(!idle.transition_to_parked(0, false));
-        assert!(!idle.leaves_a_cpu_free(), "three running");
-        assert!(!idle.transition_to_parked(1, false));
-        assert!(!idle.leaves_a_cpu_free(), "two running");
-        assert!(!idle.transition_to_parked(2, false));
-        assert!(idle.leaves_a_cpu_free(), "one running");
-        assert_eq!(idle.worker_to_notify(), Some(2));
-        assert!(!idle.leaves_a_cpu_free(), "a notified worker runs");
     }
 
     #[test]

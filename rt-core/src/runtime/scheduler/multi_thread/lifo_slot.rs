@@ -69,8 +69,10 @@ impl<T: SlotItem> LifoSlot<T> {
         self.puts.store(puts.wrapping_add(1), Ordering::Relaxed);
         if self.item.load(Ordering::Relaxed).is_null() {
             // Empty, and only we fill it (a watcher only empties it): a
-            // plain store publishes the item, cheaper than a swap.
-            self.item.store(raw, Ordering::Release);
+            // store publishes the item, cheaper than a swap. SeqCst: it is
+            // one side of the LIFO watch's handshake (`lifo_watch.rs`),
+            // ordered before the owner's read of the watch's mark.
+            self.item.store(raw, Ordering::SeqCst);
             return None;
         }
         let prev = self.item.swap(raw, Ordering::AcqRel);
@@ -89,8 +91,11 @@ impl<T: SlotItem> LifoSlot<T> {
         NonNull::new(prev).map(|p| unsafe { T::from_ptr(p) })
     }
 
+    /// Whether the slot is empty. SeqCst: a watcher's look at the slot is
+    /// the other side of the handshake in `lifo_watch.rs` (on the common
+    /// targets a SeqCst load costs what an acquire load does).
     pub(super) fn is_empty(&self) -> bool {
-        self.item.load(Ordering::Acquire).is_null()
+        self.item.load(Ordering::SeqCst).is_null()
     }
 
     /// The put count, if the slot holds an item.

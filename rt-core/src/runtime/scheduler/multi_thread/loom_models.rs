@@ -261,59 +261,50 @@ impl crate::runtime::driver::Driver for RecordingDriver {
     fn shutdown(&mut self) {}
 }
 
-/// The LIFO watch handshake, with both workers asleep and worker 0 about
-/// to block on the driver: `counted_unparked` brings worker 1 back into the
-/// unparked count, after which it puts a task into its empty LIFO slot and
-/// announces it. Either the holder sees a running worker and blocks with a
-/// deadline (so it will look at the LIFO slots), or the running worker sees
-/// an unwatched driver and wakes its holder.
-fn holder_watches_or_is_woken(counted_unparked: fn(&Idle)) {
+/// The LIFO watch handshake: worker 0 holds the driver and is about to
+/// block while worker 1, running, puts a task into its empty LIFO slot and
+/// announces it (as `schedule_local` does; a task the driver put there
+/// while worker 1 parked is announced the same way once it is back).
+/// Either the holder sees the task and blocks with a deadline (so it will
+/// look at the slot again), or the running worker sees an unwatched driver
+/// and wakes its holder, whose next park then watches.
+#[test]
+fn driver_holder_watches_or_is_woken_when_a_lifo_task_is_placed() {
+    use super::lifo_slot::LifoSlot;
     use super::lifo_watch::{LifoWatch, Watching};
     use super::park::DriverWatch;
-    loom::model(move || {
+    loom::model(|| {
         let record = std::sync::Arc::new(RecordUnpark(AtomicBool::new(false)));
         let driver =
             std::sync::Arc::new(SharedDriver::new(Box::new(RecordingDriver(record.clone()))));
-        let idle = std::sync::Arc::new(Idle::new(2));
         let watch = std::sync::Arc::new(LifoWatch::new());
-        assert!(!idle.transition_to_parked(0, false));
-        assert!(!idle.transition_to_parked(1, false));
+        let slot = std::sync::Arc::new(LifoSlot::<Item>::new());
         let running = {
-            let (idle, watch, driver) = (idle.clone(), watch.clone(), driver.clone());
+            let (watch, driver, slot) = (watch.clone(), driver.clone(), slot.clone());
             thread::spawn(move || {
-                counted_unparked(&idle);
+                assert!(slot.put(Item(Box::new(1))).is_none());
                 watch.task_placed(&driver);
             })
         };
-        let timeout = Watching {
-            watch: &watch,
-            idle: &idle,
-        }
-        .before_driver_park(None);
+        let watching = Watching {
+            watch: &*watch,
+            others_hold_a_task: || !slot.is_empty(),
+        };
+        let timeout = watching.before_driver_park(None);
+        // The holder blocks here until woken (or, with a deadline, until
+        // it elapses).
         running.join().unwrap();
-        assert!(
-            timeout.is_some() || record.0.load(SeqCst),
-            "the driver's holder blocks without a deadline and nobody woke it"
-        );
-    });
-}
-
-/// A remote spawn wakes worker 1 (as `notify_parked` does), which runs the
-/// task; the task wakes another into worker 1's empty LIFO slot.
-#[test]
-fn driver_holder_watches_or_is_woken_when_a_lifo_task_is_placed() {
-    holder_watches_or_is_woken(|idle| assert_eq!(idle.worker_to_notify(), Some(1)));
-}
-
-/// Worker 1 held the driver and slept; the driver put a task into its slot.
-/// It comes back with work of its own (as `park` does) and announces the
-/// task, while worker 0, which took the driver after it, is about to
-/// block. Without the announcement, worker 0 can see nobody running, block
-/// without a deadline, and leave the task stranded behind a long poll.
-#[test]
-fn driver_holder_watches_or_is_woken_for_a_task_the_driver_placed() {
-    holder_watches_or_is_woken(|idle| {
-        assert_eq!(idle.wake_up(1, true), super::idle::WakeUp::OwnWork);
+        watching.after_driver_park();
+        if timeout.is_none() {
+            assert!(
+                record.0.load(SeqCst),
+                "the driver's holder blocks without a deadline and nobody woke it"
+            );
+            assert!(
+                watching.before_driver_park(None).is_some(),
+                "a holder woken by an announcement watches next"
+            );
+        }
     });
 }
 

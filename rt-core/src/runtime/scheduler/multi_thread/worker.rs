@@ -22,7 +22,6 @@ use crate::loom::sync::atomic::Ordering;
 use crate::loom::sync::mpsc;
 use crate::loom::thread;
 use crate::loom::time::Instant;
-use crate::runtime::blocking::HopWaits;
 use crate::runtime::metrics::{WorkerClock, WorkerMetrics};
 use crate::runtime::scheduler::inject::Inject;
 use crate::runtime::{context, scheduler};
@@ -72,9 +71,6 @@ pub(crate) struct Core {
     clock: WorkerClock,
     /// What this worker saw in the others' LIFO slots while watching.
     sightings: SlotSightings,
-    /// This worker's memory of its waits for the blocking pool's results
-    /// (`Spawner::yield_for_result`).
-    hop_waits: HopWaits,
 }
 
 /// What other threads may reach of a worker.
@@ -124,7 +120,6 @@ impl Core {
             rand: FastRand::from_seed(common.seed_generator.next_seed()),
             clock: WorkerClock::start(),
             sightings: SlotSightings::new(num_workers),
-            hop_waits: HopWaits::new(),
         });
         (core, remote)
     }
@@ -574,18 +569,6 @@ impl Context {
             handle.shared.idle.unpark_worker_by_id(core.index);
             core
         } else {
-            // A closure this runtime just handed to the blocking pool may be
-            // done within microseconds, and its task is then likely to be
-            // handed to this worker, the last to park: wait for it yielding,
-            // not asleep (see `blocking/pool.rs`), while a CPU is free of
-            // running workers. The notification is left for the park below
-            // to take.
-            let parker = &core.parker;
-            handle.common.blocking.yield_for_result(
-                &mut core.hop_waits,
-                || handle.shared.idle.leaves_a_cpu_free(),
-                || parker.is_notified(),
-            );
             self.park_until_woken(core)
         };
         core.queue_interval.start_batch();
@@ -656,10 +639,12 @@ impl Context {
     }
 
     /// Blocks until woken, with the core back in the context (as in
-    /// `park_with`); if this worker gets the driver while others run, it
-    /// blocks there for at most a watch interval (`lifo_watch.rs`).
+    /// `park_with`); if this worker gets the driver while another worker's
+    /// LIFO slot holds a task, it blocks there for at most a watch interval
+    /// (`lifo_watch.rs`).
     fn park_watching(&self, mut core: Box<Core>) -> Box<Core> {
         let parker = core.parker.clone();
+        let me = core.index;
         core.in_park = true;
         *self.core.borrow_mut() = Some(core);
         let shared = &self.handle.shared;
@@ -667,7 +652,13 @@ impl Context {
             None,
             &Watching {
                 watch: &shared.lifo_watch,
-                idle: &shared.idle,
+                others_hold_a_task: || {
+                    shared
+                        .remotes
+                        .iter()
+                        .enumerate()
+                        .any(|(i, remote)| i != me && !remote.lifo.is_empty())
+                },
             },
         );
         self.back_from_park()
