@@ -3,8 +3,7 @@
 //! poll (`lifo_watch.rs`).
 //!
 //! The slot is one atomic pointer. Takers swap null in, so exactly one of
-//! them gets a given task. Only the owner puts, which allows a plain store
-//! when the slot is empty: nobody else can fill it in between. A count of
+//! them gets a given task, and the owner swaps its task in. A count of
 //! puts, written before the task is published, lets the watcher tell "the
 //! same task all along" from "a new task in the same slot".
 
@@ -67,14 +66,8 @@ impl<T: SlotItem> LifoSlot<T> {
         // sees the new item also sees the new count.
         let puts = self.puts.load(Ordering::Relaxed);
         self.puts.store(puts.wrapping_add(1), Ordering::Relaxed);
-        if self.item.load(Ordering::Relaxed).is_null() {
-            // Empty, and only we fill it (a watcher only empties it): a
-            // store publishes the item, cheaper than a swap. SeqCst: it is
-            // one side of the LIFO watch's handshake (`lifo_watch.rs`),
-            // ordered before the owner's read of the watch's mark.
-            self.item.store(raw, Ordering::SeqCst);
-            return None;
-        }
+        // A swap even into an empty slot: this read-modify-write is the
+        // owner's side of the LIFO watch's handshake (`lifo_watch.rs`).
         let prev = self.item.swap(raw, Ordering::AcqRel);
         // SAFETY: non-null pointers in the slot came from `into_ptr`, and
         // the swap took this one out, so we convert it back once.
@@ -91,11 +84,20 @@ impl<T: SlotItem> LifoSlot<T> {
         NonNull::new(prev).map(|p| unsafe { T::from_ptr(p) })
     }
 
-    /// Whether the slot is empty. SeqCst: a watcher's look at the slot is
-    /// the other side of the handshake in `lifo_watch.rs` (on the common
-    /// targets a SeqCst load costs what an acquire load does).
     pub(super) fn is_empty(&self) -> bool {
-        self.item.load(Ordering::SeqCst).is_null()
+        self.item.load(Ordering::Acquire).is_null()
+    }
+
+    /// Whether the slot holds an item, read with a read-modify-write (a
+    /// compare-exchange of null for null), which sees the latest put: the
+    /// watcher's side of the handshake in `lifo_watch.rs`. Either this
+    /// comes after the owner's put in the slot's modification order and
+    /// sees its item, or the put comes after it, synchronizes with it, and
+    /// sees what the watcher wrote before looking.
+    pub(super) fn holds_item_now(&self) -> bool {
+        self.item
+            .compare_exchange(ptr::null_mut(), ptr::null_mut(), Ordering::AcqRel, Ordering::Acquire)
+            .is_err()
     }
 
     /// The put count, if the slot holds an item.

@@ -18,10 +18,12 @@
 //! looks at the other workers' slots. A running worker that puts a task
 //! into its empty slot without waking anybody then reads the mark and,
 //! when it is UNWATCHED, moves it to ANNOUNCED and wakes the driver. The
-//! slot's store and both sides' accesses to the mark are SeqCst, so at
-//! least one side sees the other. The check sits at the put, not at the
-//! start of every run: a worker that only runs remote work leaves the idle
-//! holder asleep.
+//! put and the holder's look are both read-modify-writes of the slot
+//! (`LifoSlot::holds_item_now`), so one of them comes first in the slot's
+//! modification order: either the look sees the task, or the put
+//! synchronizes with the look and then reads the mark written before it.
+//! The check sits at the put, not at the start of every run: a worker
+//! that only runs remote work leaves the idle holder asleep.
 //!
 //! A holder woken by an announcement watches for one interval whatever the
 //! slots show when it looks again: in a ping-pong the slot is empty most of
@@ -80,7 +82,8 @@ impl LifoWatch {
 /// The driver holder's side of the handshake, for one park.
 pub(super) struct Watching<'a, F: Fn() -> bool> {
     pub(super) watch: &'a LifoWatch,
-    /// Whether another worker's LIFO slot holds a task (SeqCst reads).
+    /// Whether another worker's LIFO slot holds a task, looked at with
+    /// `LifoSlot::holds_item_now`.
     pub(super) others_hold_a_task: F,
 }
 
@@ -91,10 +94,11 @@ impl<F: Fn() -> bool> DriverWatch for Watching<'_, F> {
         }
         let watching = Some(timeout.map_or(WATCH_INTERVAL, |t| t.min(WATCH_INTERVAL)));
         let mark = &self.watch.mark;
-        if mark.swap(QUIET, SeqCst) == ANNOUNCED || (self.others_hold_a_task)() {
+        if mark.swap(QUIET, SeqCst) == ANNOUNCED {
             return watching;
         }
         mark.store(UNWATCHED, SeqCst);
+        // The look that pairs with the puts (see the module documentation).
         if (self.others_hold_a_task)() {
             mark.store(QUIET, SeqCst);
             return watching;

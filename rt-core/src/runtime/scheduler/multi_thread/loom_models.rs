@@ -288,7 +288,7 @@ fn driver_holder_watches_or_is_woken_when_a_lifo_task_is_placed() {
         };
         let watching = Watching {
             watch: &*watch,
-            others_hold_a_task: || !slot.is_empty(),
+            others_hold_a_task: || slot.holds_item_now(),
         };
         let timeout = watching.before_driver_park(None);
         // The holder blocks here until woken (or, with a deadline, until

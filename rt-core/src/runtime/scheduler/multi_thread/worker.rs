@@ -657,7 +657,7 @@ impl Context {
                         .remotes
                         .iter()
                         .enumerate()
-                        .any(|(i, remote)| i != me && !remote.lifo.is_empty())
+                        .any(|(i, remote)| i != me && remote.lifo.holds_item_now())
                 },
             },
         );
