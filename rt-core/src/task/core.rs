@@ -27,12 +27,10 @@
 //! starts at least `CACHE_PAIR` bytes after it, so at least 80 bytes lie
 //! between the two cells' such fields, more than a 64-byte line. The
 //! future, which its poll writes too, may share a line with the next
-//! cell's header, depending on where the allocator puts the two. Aligning
-//! the cell as well would give each cell lines of its own, but glibc
-//! serves an over-aligned allocation through a path that splits off and
-//! frees the slack on each call: it was a fifth of the instructions of a
-//! spawn, and spawning on two or four workers took about twice as long
-//! with it as without it. (ARCHITECTURE.md has the figures.)
+//! cell's header, depending on where the allocator puts the two. The cell
+//! is not aligned as well: glibc serves an over-aligned allocation through
+//! a path that splits off and frees the slack on every call, which costs a
+//! spawn more than the shared line it would save.
 
 use super::error::JoinError;
 use super::id::Id;

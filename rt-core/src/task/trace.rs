@@ -26,7 +26,7 @@
 //! bounded cache of resolved addresses per dumping thread, which spares a
 //! later dump of the same stacks from loading the debug info again. std's
 //! own `Backtrace` is not used because its symbolizer keeps the debug info
-//! it parses (about 35 MB of heap in release) for the life of the process,
+//! it parses (tens of MB of heap in release) for the life of the process,
 //! with no way to free it.
 
 // Without the `rt` feature no dump exists to set a collector: only the

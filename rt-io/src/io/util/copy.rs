@@ -9,13 +9,8 @@
 //! tokio's, and is replaced once with one of [`GROWN_BUF_SIZE`] when a read
 //! fills it: a connection that carries a stream of bulk data then moves it
 //! in half as many system calls, and one that carries small messages keeps
-//! the small buffer. Measured on two cores against tokio (10 samples each):
-//! with a fixed 8 KiB buffer `io_proxy_copy` took 0.94-1.11 of tokio's time
-//! and `io_tcp_copy_256mib` 0.81-1.06; with 16 KiB, 0.71-0.84 and
-//! 0.81-0.87. Larger buffers won more on one thread (64 KiB: 0.59-0.61 for
-//! `io_tcp_copy_256mib` on the current-thread runtime) and lost where the
-//! two ends of the copy ran on two CPUs at once (64 KiB: 1.14-1.42 on two
-//! and four workers; 32 KiB: 1.02-1.07), so the growth stops at 16 KiB.
+//! the small buffer. The growth stops at 16 KiB: larger buffers lose where
+//! the two ends of a copy run on two CPUs at once.
 
 use super::buf_reader::DEFAULT_BUF_SIZE;
 use super::mem::poll_spend_budget;
@@ -198,8 +193,7 @@ where
 /// The unit of a round that spent none, with the flush before yielding,
 /// out of line: the socket copies that matter for speed never get here,
 /// and keeping both out of the loop leaves room for the reader's
-/// `poll_read` to be inlined there (`io_tcp_copy_256mib`: 285.1M
-/// instructions, against 286.1M with the flush in the loop).
+/// `poll_read` to be inlined there.
 #[cold]
 #[inline(never)]
 fn charge_round<W>(
