@@ -24,7 +24,7 @@ use std::mem::MaybeUninit;
 /// Slots per worker. Larger than tokio's 256: overflow moves tasks to the
 /// injector, where they wait behind a local queue the driver keeps
 /// refilling, so a small ring makes the tail latency of hundreds of busy
-/// sockets much worse (see ARCHITECTURE.md).
+/// sockets much worse (examples/benches/MEASUREMENTS.md, "Local queues").
 #[cfg(not(loom))]
 pub(crate) const CAPACITY: usize = 1024;
 /// Small under loom, so that the full and overflow paths are explored.
