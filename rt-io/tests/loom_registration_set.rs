@@ -1,26 +1,13 @@
 //! Loom models of the reactor's token table: a driver dispatching an event
 //! whose token was released (and whose slot another thread reuses at the
 //! same time) never reaches the new registration, and a dispatch that
-//! loaded a state just before its release still finds it live.
-//!
-//! Run with `RUSTFLAGS="--cfg loom --cfg crossbeam_loom"` (as `cargo xtask
-//! loom` does): the second cfg builds crossbeam-epoch on loom's
-//! primitives, so that its pinning and its epoch advances are part of the
-//! model. With `--cfg loom` alone the collector runs on `std`, sees every
-//! modelled thread as one participant, and the models check the generation
-//! protocol only.
-//!
-//! What the models leave out: loom cannot tell a read of freed memory from
-//! a read of a live state, and under loom the collector makes no progress
-//! once a modelled thread that pinned has exited, so reclamation itself is
-//! not modelled. The unit tests in `registration_set.rs` check that a
-//! released state is freed, and race turns against releases on real
-//! threads; under Miri those catch a turn that reaches freed memory.
+//! resolved a token just before its release still finds a live state; the
+//! same with the token already in the driver's memo.
 #![cfg(loom)]
 
 use rt_core::loom::sync::Arc;
 use rt_core::loom::thread;
-use rt_io::reactor::{Direction, RegistrationSet, ScheduledIo};
+use rt_io::reactor::{Direction, RegistrationSet, Resolved, ScheduledIo};
 use rt_io::{Interest, Ready};
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::task::{Context, Wake, Waker};
@@ -62,7 +49,7 @@ fn stale_dispatch_racing_release_and_reuse_misses_the_new_registration() {
         let (old, old_io) = set.allocate().unwrap();
         let driver = {
             let set = set.clone();
-            thread::spawn(move || set.dispatch(1, [(old, Ready::READABLE)]))
+            thread::spawn(move || set.dispatch(1, [(old, Ready::READABLE)], &mut Resolved::new()))
         };
         // The resource drops and a new one takes over its slot while the
         // driver holds an event for the old token.
@@ -83,7 +70,7 @@ fn dispatch_racing_release_sets_readiness_on_a_live_state() {
         let (token, io) = set.allocate().unwrap();
         let driver = {
             let set = set.clone();
-            thread::spawn(move || set.dispatch(1, [(token, Ready::WRITABLE)]))
+            thread::spawn(move || set.dispatch(1, [(token, Ready::WRITABLE)], &mut Resolved::new()))
         };
         // Either the driver resolved the token first (and set readiness on
         // the state it holds), or the release made the token stale.
@@ -92,5 +79,32 @@ fn dispatch_racing_release_sets_readiness_on_a_live_state() {
         assert!(released);
         let ready = io.ready_event(Interest::WRITABLE).ready;
         assert_eq!(dispatched == 1, ready.is_writable());
+    });
+}
+
+#[test]
+fn memoised_stale_token_racing_release_and_reuse_misses_the_new_registration() {
+    loom::model(|| {
+        let set = Arc::new(RegistrationSet::new());
+        let (old, old_io) = set.allocate().unwrap();
+        let mut memo = Resolved::new();
+        assert_eq!(set.dispatch(1, [(old, Ready::READABLE)], &mut memo), 1);
+        let driver = {
+            let set = set.clone();
+            thread::spawn(move || {
+                let dispatched = set.dispatch(2, [(old, Ready::WRITABLE)], &mut memo);
+                (dispatched, memo)
+            })
+        };
+        let (new_io, count, pending) = reuse_and_watch(&set, old, old_io, Direction::Write);
+
+        let (dispatched, mut memo) = driver.join().unwrap();
+        assert!(dispatched <= 1);
+        assert!(pending, "the new registration saw the old one's event");
+        assert_eq!(count.0.load(Ordering::SeqCst), 0);
+        // The next turn has forgotten the released state: the old token
+        // resolves as stale and the new registration still saw nothing.
+        assert_eq!(set.dispatch(3, [(old, Ready::WRITABLE)], &mut memo), 0);
+        assert!(new_io.ready_event(Interest::WRITABLE).ready.is_empty());
     });
 }

@@ -31,9 +31,7 @@ pub fn loom(only: Option<&str>) -> Result<(), String> {
         let dir = root.join(krate);
         let tests = loom_tests(&dir.join("tests"));
         let envs = [
-            // crossbeam_loom: crossbeam-epoch (rt-io's reactor) built on
-            // loom's primitives, so that the models cover the collector.
-            ("RUSTFLAGS", "--cfg loom --cfg crossbeam_loom"),
+            ("RUSTFLAGS", "--cfg loom"),
             ("LOOM_MAX_PREEMPTIONS", "2"),
             ("LOOM_MAX_BRANCHES", "10000"),
         ];

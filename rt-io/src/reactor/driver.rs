@@ -2,8 +2,9 @@
 //! seam. One worker at a time parks on it; a turn polls mio and turns each
 //! event into readiness on the resource it names.
 
-use super::handle::IoHandle;
+use super::handle::{IoHandle, WAKER_TOKEN};
 use super::ready::Ready;
+use super::registration_set::Resolved;
 use super::scheduled_io::TICK_MASK;
 use rt_core::runtime::{Driver, DriverHandles, Unpark};
 use std::io;
@@ -22,6 +23,9 @@ pub struct IoDriver {
     /// the kernel for a later turn.
     busy_events: Option<mio::Events>,
     handle: Arc<IoHandle>,
+    /// The driver's memo of resolved states and its scratch vectors, kept
+    /// between turns.
+    resolved: Resolved,
     tick: usize,
     is_shutdown: bool,
 }
@@ -39,6 +43,7 @@ impl IoDriver {
             events: mio::Events::with_capacity(nevents.max(1)),
             busy_events: None,
             handle: handle.clone(),
+            resolved: Resolved::new(),
             tick: 0,
             is_shutdown: false,
         };
@@ -63,11 +68,17 @@ impl IoDriver {
             // instead of spinning.
             return;
         }
-        // The waker's event only ended the poll: the set skips its token.
+        // The waker's event only ended the poll: it names no resource, and
+        // left in, it would miss the memo and take the set's lock on every
+        // wake from another thread.
         let events = events
             .iter()
+            .filter(|event| event.token() != WAKER_TOKEN)
             .map(|event| (event.token(), Ready::from_mio(event)));
-        let dispatched = self.handle.registrations.dispatch(self.tick, events);
+        let dispatched = self
+            .handle
+            .registrations
+            .dispatch(self.tick, events, &mut self.resolved);
         self.handle.metrics.count_ready(dispatched as u64);
     }
 }

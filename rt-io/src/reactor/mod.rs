@@ -25,7 +25,7 @@ pub use driver::{
 };
 pub use handle::IoHandle;
 pub use ready::{Interest, Ready, ERROR_EVENT};
-pub use registration_set::RegistrationSet;
+pub use registration_set::{RegistrationSet, Resolved};
 /// Whether an I/O error is the one operations return once their runtime
 /// shut down; rt-core owns that error.
 pub use rt_core::runtime::is_rt_shutdown_err;
