@@ -378,6 +378,47 @@ mod tests {
     }
 
     #[test]
+    fn turns_racing_releases_and_reuse_reach_only_live_registrations() {
+        use std::sync::atomic::AtomicUsize;
+        const ROUNDS: usize = if cfg!(miri) { 20 } else { 2000 };
+        let set = Arc::new(RegistrationSet::new());
+        let (first, io) = set.allocate().unwrap();
+        // The newest token, for the driver; 0 once the releases are done.
+        let newest = Arc::new(AtomicUsize::new(first.0));
+        let driver = {
+            let (set, newest) = (set.clone(), newest.clone());
+            std::thread::spawn(move || {
+                let mut memo = Resolved::new();
+                let (mut tick, mut old) = (0, first);
+                loop {
+                    let now = newest.load(Ordering::Acquire);
+                    if now == 0 {
+                        break;
+                    }
+                    tick += 1;
+                    let now = mio::Token(now);
+                    let turn = [(old, Ready::READABLE), (now, Ready::WRITABLE)];
+                    set.dispatch(tick & 0xff, turn, &mut memo);
+                    old = now;
+                }
+            })
+        };
+        let (mut token, mut io) = (first, io);
+        for _ in 0..ROUNDS {
+            drop(io);
+            assert!(set.release(token));
+            (token, io) = set.allocate().unwrap();
+            // The driver knows only released tokens so far: none of their
+            // events may reach the new registration.
+            assert!(io.ready_event(Interest::READABLE).ready.is_empty());
+            assert!(io.ready_event(Interest::WRITABLE).ready.is_empty());
+            newest.store(token.0, Ordering::Release);
+        }
+        newest.store(0, Ordering::Release);
+        driver.join().unwrap();
+    }
+
+    #[test]
     fn a_token_is_released_once_and_never_the_waker() {
         let set = RegistrationSet::new();
         let (token, _) = set.allocate().unwrap();
