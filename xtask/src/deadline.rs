@@ -3,8 +3,10 @@
 //! runs past its bound. A hang in a plain `#[test]` then fails the step in
 //! bounded time and names the binary; the binary is run once more with
 //! `--test-threads=1`, where libtest announces each test before running
-//! it, to name the test that hangs. (`#[rt::test]`s have a deadline of
-//! their own inside the process, which prints the runtime's task dump.)
+//! it, to name the test that hangs. `#[rt::test]`s get a deadline inside
+//! the process, half the binary's (`RT_TEST_DEADLINE`, unless the
+//! environment sets it), which prints the hung test's name and its
+//! runtime's task dump before the binary would be killed.
 //!
 //! A binary's output is passed through as it comes and also kept, for the
 //! callers that read libtest's summary.
@@ -24,6 +26,10 @@ pub const BINARY_DEADLINE: Duration = Duration::from_secs(300);
 
 /// The bound on all doc tests together (rustdoc compiles each one).
 const DOC_TESTS_DEADLINE: Duration = Duration::from_secs(1800);
+
+/// The variable that gives every `#[rt::test]` without a deadline of its
+/// own one, in seconds.
+const TEST_DEADLINE_VAR: &str = "RT_TEST_DEADLINE";
 
 /// How often a run checks whether its process has ended.
 const POLL: Duration = Duration::from_millis(50);
@@ -163,6 +169,10 @@ fn run_one(
     let command = |args: &[&str]| {
         let mut command = binary.command(&[]);
         command.args(args).envs(envs.iter().copied());
+        if std::env::var_os(TEST_DEADLINE_VAR).is_none() {
+            let seconds = (limit.as_secs() / 2).max(1);
+            command.env(TEST_DEADLINE_VAR, seconds.to_string());
+        }
         command
     };
     let run = run_bounded(&mut command(test_args), limit)?;
