@@ -41,7 +41,10 @@
 //! Where loom lacks a piece or gets it wrong, `model` (compiled only under
 //! loom) builds it from loom's primitives: the virtual clock, timed condvar
 //! waits, a `try_lock` that does not block, the
-//! counters and `JoinHandle::is_finished`.
+//! counters and `JoinHandle::is_finished`. It also gives models their
+//! runner, `explore(preemptions, f)`: loom's model builder with a
+//! preemption bound of the model's own, for models too large for the
+//! environment's bound.
 //!
 //! A clippy `disallowed-types` list cannot enforce this rule: clippy
 //! resolves a re-export to the type it names, so it flags this module's
@@ -186,6 +189,8 @@ mod imp {
     }
 
     pub use crate::__rt_loom_thread_local as thread_local;
+
+    pub use crate::loom::model::explore::explore;
 
     /// The loom crate, for the expansion of [`thread_local!`] in crates
     /// that do not depend on loom themselves.
