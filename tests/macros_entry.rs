@@ -18,12 +18,20 @@ mod recording {
 
             use super::super::runtime::{record, Runtime};
 
-            /// Records which test armed its deadline watchdog.
+            /// Records which test armed its deadline watchdog, and with
+            /// which deadline of its own.
             pub struct TestRuntime(Runtime);
 
             impl TestRuntime {
-                pub fn new(runtime: Runtime, path: &'static str) -> TestRuntime {
-                    record(format!("watch({path})"));
+                pub fn new(
+                    runtime: Runtime,
+                    path: &'static str,
+                    deadline: Option<std::time::Duration>,
+                ) -> TestRuntime {
+                    match deadline {
+                        Some(after) => record(format!("watch({path}, {after:?})")),
+                        None => record(format!("watch({path})")),
+                    }
                     TestRuntime(runtime)
                 }
 
@@ -143,7 +151,8 @@ async fn test_defaults_to_the_current_thread_runtime() {
     crate = "crate::recording",
     flavor = "current_thread",
     start_paused = true,
-    seed = 42
+    seed = 42,
+    deadline_secs = 5
 )]
 async fn test_options_become_builder_calls() {
     assert_eq!(
@@ -154,7 +163,7 @@ async fn test_options_become_builder_calls() {
             "rng_seed(42)",
             "enable_all",
             "build",
-            "watch(macros_entry::test_options_become_builder_calls)",
+            "watch(macros_entry::test_options_become_builder_calls, 5s)",
             "block_on"
         ]
     );

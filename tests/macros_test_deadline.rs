@@ -1,7 +1,8 @@
-//! An `#[rt::test]` that runs past its deadline (`RT_TEST_DEADLINE`)
-//! prints its name and its runtime's task dump, and aborts the process
-//! instead of hanging. The hanging test runs in a child process of this
-//! test binary.
+//! An `#[rt::test]` that runs past its deadline (`deadline_secs`, or
+//! `RT_TEST_DEADLINE`) prints its name and its runtime's task dump, and
+//! aborts the process instead of hanging. The hanging tests run in child
+//! processes of this test binary. (That a test with neither is not
+//! watched is a unit test of the watchdog.)
 
 #![cfg(feature = "macros")]
 
@@ -21,8 +22,15 @@ async fn hanging_probe() {
 
 /// The same on the multi-thread runtime.
 #[rt::test(flavor = "multi_thread", worker_threads = 2)]
-#[ignore = "hangs on purpose; driven by a_hanging_test_is_named_dumped_and_aborted"]
+#[ignore = "hangs on purpose; driven by a_hanging_multi_thread_test_is_named_dumped_and_aborted"]
 async fn hanging_probe_multi_thread() {
+    hang_beside_a_named_task().await;
+}
+
+/// Hangs on purpose under a deadline of its own.
+#[rt::test(deadline_secs = 1)]
+#[ignore = "hangs on purpose; driven by a_test_s_own_deadline_needs_no_environment"]
+async fn hanging_probe_with_a_deadline() {
     hang_beside_a_named_task().await;
 }
 
@@ -46,13 +54,18 @@ async fn hang_beside_a_named_task() {
 /// it the watchdog has failed, and the child is killed.
 const BOUND: Duration = Duration::from_secs(30);
 
-/// Runs `probe` in a child with a one-second deadline; returns whether it
-/// succeeded, its stderr, and how long it took.
-fn run_probe(probe: &str) -> (bool, String, Duration) {
+/// Runs `probe` in a child with `RT_TEST_DEADLINE` set to `environment`,
+/// or unset; returns whether it succeeded, its stderr, and how long it
+/// took.
+fn run_probe(probe: &str, environment: Option<&str>) -> (bool, String, Duration) {
     let started = Instant::now();
-    let mut child = Command::new(std::env::current_exe().unwrap())
-        .args(["--ignored", "--exact", probe, "--test-threads=1"])
-        .env("RT_TEST_DEADLINE", "1")
+    let mut command = Command::new(std::env::current_exe().unwrap());
+    command.args(["--ignored", "--exact", probe, "--test-threads=1"]);
+    match environment {
+        Some(seconds) => command.env("RT_TEST_DEADLINE", seconds),
+        None => command.env_remove("RT_TEST_DEADLINE"),
+    };
+    let mut child = command
         .stdout(Stdio::null())
         .stderr(Stdio::piped())
         .spawn()
@@ -76,11 +89,15 @@ fn run_probe(probe: &str) -> (bool, String, Duration) {
     (status.success(), stderr, started.elapsed())
 }
 
-fn check_probe(probe: &str) {
-    let (success, stderr, took) = run_probe(probe);
+/// Runs the hanging `probe` with `RT_TEST_DEADLINE` set to `environment`
+/// and checks that its one-second deadline (from `source`) fired.
+fn check_probe(probe: &str, environment: Option<&str>, source: &str) {
+    let (success, stderr, took) = run_probe(probe, environment);
     assert!(!success, "a hanging test fails the process:\n{stderr}");
     assert!(
-        stderr.contains(&format!("rt: test `{probe}` ran past its deadline of 1 s")),
+        stderr.contains(&format!(
+            "rt: test `{probe}` ran past its deadline of 1 s ({source})"
+        )),
         "the test is named:\n{stderr}"
     );
     assert!(
@@ -101,10 +118,24 @@ fn check_probe(probe: &str) {
 
 #[test]
 fn a_hanging_test_is_named_dumped_and_aborted() {
-    check_probe("hanging_probe");
+    check_probe("hanging_probe", Some("1"), "RT_TEST_DEADLINE");
 }
 
 #[test]
 fn a_hanging_multi_thread_test_is_named_dumped_and_aborted() {
-    check_probe("hanging_probe_multi_thread");
+    check_probe("hanging_probe_multi_thread", Some("1"), "RT_TEST_DEADLINE");
+}
+
+#[test]
+fn a_test_s_own_deadline_needs_no_environment() {
+    check_probe("hanging_probe_with_a_deadline", None, "deadline_secs");
+}
+
+#[test]
+fn a_test_s_own_deadline_wins_over_the_environment() {
+    check_probe(
+        "hanging_probe_with_a_deadline",
+        Some("3600"),
+        "deadline_secs",
+    );
 }

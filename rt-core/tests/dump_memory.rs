@@ -3,14 +3,14 @@
 //! of what it was before, the symbolizer's parsed debug info included.
 //!
 //! One test in this binary, so that the dump it measures is the process's
-//! first. The counting allocator is the benchmarks' (it counts every
-//! thread while a `Counter` is alive); the runtime is a current-thread one
+//! first. The counting allocator is rt-test's (it counts every thread
+//! while a `Counter` is alive); the runtime is a current-thread one
 //! without blocking work, and the harness's own thread only waits for the
 //! test meanwhile.
 
-use bench_harness::alloc::{Counter, CountingAlloc};
 use rt_core::runtime::Handle;
 use rt_core::task::JoinHandle;
+use rt_test::alloc::{Counter, CountingAlloc};
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Arc;
 

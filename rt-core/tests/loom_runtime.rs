@@ -1,5 +1,6 @@
 //! Loom models of whole runtimes: the current-thread scheduler and the
-//! multi-thread scheduler with two workers, built by the public `Builder`
+//! multi-thread scheduler with two workers (one where the race a model
+//! checks needs no more), built by the public `Builder`
 //! with the plain parker as their driver (the I/O driver lives in rt-io).
 //! Worker threads, parkers, the blocking pool and `block_in_place`'s
 //! replacement worker all run as loom threads, so every interleaving of
@@ -7,40 +8,21 @@
 //! explored, and a lost wake-up shows up as a deadlock.
 //!
 //! Whole schedulers have a large state space: each model keeps to one or
-//! two tasks and a preemption bound of at most two (one for the
-//! multi-thread models), below `LOOM_MAX_PREEMPTIONS` when that is lower.
+//! two tasks, and to a preemption bound of its own through
+//! `rt_core::loom::explore` (two for the current-thread models, one for
+//! the multi-thread ones; lower when `LOOM_MAX_PREEMPTIONS` is), so that
+//! each runs in seconds.
 #![cfg(loom)]
 
 use rt_core::loom::sync::atomic::{AtomicBool, AtomicUsize, Ordering::SeqCst};
 use rt_core::loom::sync::Arc;
-use rt_core::loom::thread;
+use rt_core::loom::{explore, thread};
 use rt_core::runtime::{Builder, RngSeed, Runtime};
 use rt_core::task::{self, LocalSet};
 use rt_core::util::AtomicWaker;
 use std::future::Future;
 use std::pin::Pin;
 use std::task::{Context, Poll};
-
-/// Runs `f` under loom with at most `preemptions` preemptions per
-/// execution (or `LOOM_MAX_PREEMPTIONS`, if lower), and says how many
-/// executions that explored (shown with `--nocapture`).
-fn model(preemptions: usize, f: impl Fn() + Sync + Send + 'static) {
-    let mut builder = loom::model::Builder::new();
-    builder.preemption_bound = Some(
-        builder
-            .preemption_bound
-            .map_or(preemptions, |env| env.min(preemptions)),
-    );
-    // Counted outside the model: a `std` atomic on purpose.
-    let executions = std::sync::Arc::new(std::sync::atomic::AtomicUsize::new(0));
-    let counter = executions.clone();
-    builder.check(move || {
-        counter.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
-        f();
-    });
-    let executions = executions.load(std::sync::atomic::Ordering::Relaxed);
-    println!("{executions} executions explored");
-}
 
 /// A runtime whose random choices are the same in every execution, as loom
 /// needs them to be.
@@ -52,8 +34,12 @@ fn current_thread() -> Runtime {
 }
 
 fn multi_thread() -> Runtime {
+    multi_thread_with(2)
+}
+
+fn multi_thread_with(workers: usize) -> Runtime {
     Builder::new_multi_thread()
-        .worker_threads(2)
+        .worker_threads(workers)
         .rng_seed(RngSeed::from_u64(7))
         .build()
         .unwrap()
@@ -180,17 +166,12 @@ macro_rules! models_of_both_flavors {
     ($rt:ident, $bound:expr) => {
         #[test]
         fn spawn_from_outside_the_runtime() {
-            model($bound, || spawn_from_outside($rt()));
-        }
-
-        #[test]
-        fn wake_from_another_thread_is_not_lost() {
-            model($bound, || wake_from_another_thread($rt()));
+            explore($bound, || spawn_from_outside($rt()));
         }
 
         #[test]
         fn shutdown_cancels_pending_tasks_and_waits_for_blocking_work() {
-            model($bound, || shutdown_with_pending_and_blocking_work($rt()));
+            explore($bound, || shutdown_with_pending_and_blocking_work($rt()));
         }
     };
 }
@@ -200,12 +181,17 @@ mod current_thread {
 
     models_of_both_flavors!(current_thread, 2);
 
+    #[test]
+    fn wake_from_another_thread_is_not_lost() {
+        explore(2, || wake_from_another_thread(current_thread()));
+    }
+
     /// A local task woken on the set's own thread, by a runtime task that
     /// runs outside the set's poll, while a guard from `LocalSet::enter`
     /// keeps the set current: the wake must still reach the set.
     #[test]
     fn local_set_entered_with_a_guard_runs_its_tasks() {
-        model(2, || {
+        explore(2, || {
             let rt = current_thread();
             let local = LocalSet::new();
             let _guard = local.enter();
@@ -236,10 +222,22 @@ mod multi_thread {
 
     models_of_both_flavors!(multi_thread, 1);
 
+    /// On one worker: the race it checks, a wake from a thread outside
+    /// the runtime against the worker that polls the task and parks,
+    /// needs no second one (the spawn and shutdown models keep two), and
+    /// with two the model explores for many minutes.
+    #[test]
+    fn wake_from_another_thread_is_not_lost() {
+        explore(1, || wake_from_another_thread(multi_thread_with(1)));
+    }
+
+    /// On one worker, so that only the replacement worker can run the
+    /// spawned task: a core lost in the hand-off deadlocks the model
+    /// instead of leaving the task to a second worker's stealing.
     #[test]
     fn block_in_place_hands_the_core_to_a_new_worker() {
-        model(1, || {
-            let rt = multi_thread();
+        explore(1, || {
+            let rt = multi_thread_with(1);
             let out = rt.block_on(rt.spawn(async {
                 // The worker's core moves to a fresh thread meanwhile; a
                 // task spawned here must still run.

@@ -88,9 +88,24 @@ pub fn main_rt(args: TokenStream, item: TokenStream) -> TokenStream {
 /// # Options
 ///
 /// Those of [`macro@main`] (with `flavor = "current_thread"` as the default),
-/// plus `seed = N`, which seeds the runtime's random generator so that every
-/// random choice it makes (the first branch `select!` polls, for one) is the
-/// same on every run.
+/// plus:
+///
+/// * `seed = N`, which seeds the runtime's random generator so that every
+///   random choice it makes (the first branch `select!` polls, for one) is
+///   the same on every run;
+/// * `deadline_secs = N` (at least 1), a deadline for the test: a test
+///   still running `N` seconds after it started prints its name and its
+///   runtime's task dump (where each idle task waits) to stderr and aborts
+///   the process, so that a hang fails at once and says where.
+///
+/// A test without `deadline_secs` has the deadline the environment
+/// variable `RT_TEST_DEADLINE` gives in seconds, when it is set and not
+/// `0`, and no deadline otherwise (as with `#[tokio::test]`).
+///
+/// ```text
+/// #[rt::test(deadline_secs = 30)]
+/// async fn finishes_soon() { /* ... */ }
+/// ```
 #[proc_macro_attribute]
 pub fn test(args: TokenStream, item: TokenStream) -> TokenStream {
     entry::expand(entry::EntryKind::Test, true, args.into(), item.into()).into()

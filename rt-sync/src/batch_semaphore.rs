@@ -612,23 +612,6 @@ unsafe impl Send for Waiter {}
 // SAFETY: as above; shared access to a node only ever happens under the lock.
 unsafe impl Sync for Waiter {}
 
-// SAFETY: waiters are linked by address from a pinned `Acquire`; `pointers`
-// returns the same field for a node's whole life.
-unsafe impl linked_list::Link for Waiter {
-    type Handle = NonNull<Waiter>;
-    type Target = Waiter;
-
-    fn as_raw(handle: &NonNull<Waiter>) -> NonNull<Waiter> {
-        *handle
-    }
-
-    unsafe fn from_raw(ptr: NonNull<Waiter>) -> NonNull<Waiter> {
-        ptr
-    }
-
-    unsafe fn pointers(target: NonNull<Waiter>) -> NonNull<linked_list::Pointers<Waiter>> {
-        // SAFETY: the caller guarantees `target` is live; we only take the
-        // address of a field.
-        unsafe { NonNull::new_unchecked(std::ptr::addr_of_mut!((*target.as_ptr()).pointers)) }
-    }
-}
+// SAFETY: a waiter is pinned inside its `Acquire` future, whose drop
+// unlinks it under the semaphore's lock.
+linked_list::link_by_address!(unsafe Waiter, pointers);

@@ -13,12 +13,13 @@
 //! * Files: [`ScratchDir`] (removed on drop) and [`pattern`] contents.
 //! * A hang that fails instead of stalling the run: [`within`].
 //! * Reproducible random choices: [`seed_thread_rng`]; counting drops:
-//!   [`DropCounter`].
+//!   [`DropCounter`]; counting heap bytes: [`alloc`] (a global allocator).
 //! * With feature `net`: [`io_runtime`], [`tcp_pair`], and an echo's two
 //!   sides ([`echo`], [`assert_echoed`]); with feature
 //!   `time`: [`time_runtime`]; with both: `io_time_runtime` (either
 //!   flavor) and `bounded`; with feature `signal` (Unix): `raise_now`.
 
+pub mod alloc;
 mod deadline;
 mod drop_counter;
 #[cfg(all(feature = "net", feature = "time"))]

@@ -8,8 +8,9 @@
 //! through [`support`], so they keep working when rt is renamed and inside
 //! `#![no_implicit_prelude]` modules. This module is public only for that.
 //!
-//! `watchdog` bounds every `#[rt::test]` by a deadline: a test that hangs
-//! prints its name and its runtime's task dump, then aborts the process.
+//! `watchdog` bounds an `#[rt::test]` that has a deadline (`deadline_secs`,
+//! or `RT_TEST_DEADLINE`): a test that hangs past it prints its name and
+//! its runtime's task dump, then aborts the process.
 
 #[cfg(feature = "macros")]
 mod join;

@@ -4,12 +4,17 @@
 //! fails the run at once, saying where, instead of stalling CI
 //! until an outer time limit kills it without a word.
 //!
+//! A deadline is opt-in, since a `#[tokio::test]` has none and a test
+//! written for tokio may run as long as it likes: a test's own
+//! `#[rt::test(deadline_secs = N)]`, or else `RT_TEST_DEADLINE` seconds
+//! from the environment (CI sets it for every test binary; `0` is none).
+//! Without either the test is not watched and costs nothing here.
+//!
 //! One watchdog thread serves the whole process. Arming a test puts its
 //! deadline in a shared list; the thread sleeps on a condition variable
 //! until the earliest deadline in the list passes. A test that finishes in
 //! time costs a lock, an insertion and a removal: no thread of its own, no
-//! polling. The deadline is `RT_TEST_DEADLINE` seconds (60 by default;
-//! `0` turns the watchdog off, for instance under a debugger).
+//! polling.
 //!
 //! The watchdog measures wall-clock time with `std::time::Instant`, so a
 //! test on a paused rt clock is still bounded. It uses std's `Mutex` and
@@ -26,11 +31,9 @@ use std::time::{Duration, Instant};
 
 use crate::runtime::{Handle, LocalRuntime, Runtime};
 
-/// The environment variable that sets every test's deadline, in seconds.
+/// The environment variable that sets the deadline, in seconds, of every
+/// test that does not set its own.
 pub const DEADLINE_VAR: &str = "RT_TEST_DEADLINE";
-
-/// The deadline when [`DEADLINE_VAR`] is not set.
-const DEFAULT_DEADLINE: Duration = Duration::from_secs(60);
 
 /// How long the watchdog waits for a dump before aborting without it: the
 /// hung test might hold what the dump needs.
@@ -74,12 +77,18 @@ impl From<LocalRuntime> for Watched {
 }
 
 impl TestRuntime {
-    /// Arms the watchdog for `runtime`. `path` names the test when the
-    /// thread it runs on has no name of its own (libtest names each test's
-    /// thread after the test).
-    pub fn new(runtime: impl Into<Watched>, path: &'static str) -> TestRuntime {
+    /// Arms the watchdog for `runtime` when the test has a deadline:
+    /// `deadline`, the test's own (`deadline_secs`), or else
+    /// [`DEADLINE_VAR`]'s. `path` names the test when the thread it runs on
+    /// has no name of its own (libtest names each test's thread after the
+    /// test).
+    pub fn new(
+        runtime: impl Into<Watched>,
+        path: &'static str,
+        deadline: Option<Duration>,
+    ) -> TestRuntime {
         let runtime = runtime.into();
-        let ticket = deadline().map(|after| {
+        let ticket = chosen(deadline, environment_deadline).map(|(after, source)| {
             let name = match thread::current().name() {
                 Some(name) if name != "main" => name.to_owned(),
                 _ => path.to_owned(),
@@ -88,6 +97,7 @@ impl TestRuntime {
                 ticket: 0,
                 deadline: Instant::now() + after,
                 after,
+                source,
                 name,
                 handle: runtime.handle().clone(),
             })
@@ -118,28 +128,40 @@ impl Drop for TestRuntime {
     }
 }
 
-/// The deadline from the environment, read once; `None` when turned off.
-/// A value that is not a whole number of seconds is reported once and the
-/// default used, so that a typo neither fails every test nor goes unseen.
-fn deadline() -> Option<Duration> {
+/// A test's deadline and where it came from: its own, or else the
+/// environment's (asked only then), or none.
+fn chosen(
+    own: Option<Duration>,
+    environment: impl FnOnce() -> Option<Duration>,
+) -> Option<(Duration, &'static str)> {
+    match own {
+        Some(after) => Some((after, "deadline_secs")),
+        None => environment().map(|after| (after, DEADLINE_VAR)),
+    }
+}
+
+/// The deadline from the environment, read once; `None` when unset or
+/// `0`. A value that is not a whole number of seconds is reported once and
+/// ignored, so that a typo neither fails every test nor goes unseen.
+fn environment_deadline() -> Option<Duration> {
     static DEADLINE: OnceLock<Option<Duration>> = OnceLock::new();
     *DEADLINE.get_or_init(|| {
-        let Some(raw) = std::env::var_os(DEADLINE_VAR) else {
-            return Some(DEFAULT_DEADLINE);
-        };
-        match raw.to_str().and_then(|s| s.trim().parse::<u64>().ok()) {
-            Some(0) => None,
-            Some(seconds) => Some(Duration::from_secs(seconds)),
-            None => {
-                say(format_args!(
-                    "rt: {DEADLINE_VAR}={raw:?} is not a whole number of seconds; using the \
-                     default deadline of {} s\n",
-                    DEFAULT_DEADLINE.as_secs()
-                ));
-                Some(DEFAULT_DEADLINE)
-            }
-        }
+        let raw = std::env::var_os(DEADLINE_VAR)?;
+        parsed(&raw).unwrap_or_else(|| {
+            say(format_args!(
+                "rt: {DEADLINE_VAR}={raw:?} is not a whole number of seconds; tests \
+                 without `deadline_secs` run without a deadline\n"
+            ));
+            None
+        })
     })
+}
+
+/// [`DEADLINE_VAR`]'s value read: `Some(None)` for `0`, `None` when it is
+/// not a whole number of seconds.
+fn parsed(raw: &std::ffi::OsStr) -> Option<Option<Duration>> {
+    let seconds = raw.to_str()?.trim().parse::<u64>().ok()?;
+    Some((seconds > 0).then(|| Duration::from_secs(seconds)))
 }
 
 /// One watched test.
@@ -147,6 +169,8 @@ struct Armed {
     ticket: u64,
     deadline: Instant,
     after: Duration,
+    /// Where the deadline came from, for the report.
+    source: &'static str,
     name: String,
     handle: Handle,
 }
@@ -251,9 +275,10 @@ impl Watchdog {
 /// Reports a test past its deadline and ends the process.
 fn fire(late: Armed) -> ! {
     say(format_args!(
-        "rt: test `{}` ran past its deadline of {} s ({DEADLINE_VAR}); its runtime's task dump:\n",
+        "rt: test `{}` ran past its deadline of {} s ({}); its runtime's task dump:\n",
         late.name,
-        late.after.as_secs()
+        late.after.as_secs(),
+        late.source
     ));
     match dump_within(late.handle, DUMP_PATIENCE) {
         Some(dump) => say(format_args!("{dump}")),
@@ -287,4 +312,38 @@ fn dump_within(handle: Handle, patience: Duration) -> Option<String> {
         })
         .ok()?;
     receiver.recv_timeout(patience).ok()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::ffi::OsStr;
+
+    const SECOND: Duration = Duration::from_secs(1);
+
+    #[test]
+    fn a_test_without_a_deadline_is_not_watched() {
+        assert_eq!(chosen(None, || None), None);
+    }
+
+    #[test]
+    fn a_test_s_own_deadline_wins_and_the_environment_is_not_read() {
+        let environment = || -> Option<Duration> { panic!("read the environment") };
+        assert_eq!(
+            chosen(Some(SECOND), environment),
+            Some((SECOND, "deadline_secs"))
+        );
+        assert_eq!(
+            chosen(None, || Some(2 * SECOND)),
+            Some((2 * SECOND, DEADLINE_VAR))
+        );
+    }
+
+    #[test]
+    fn the_environment_gives_whole_seconds_and_zero_is_none() {
+        assert_eq!(parsed(OsStr::new(" 30 ")), Some(Some(30 * SECOND)));
+        assert_eq!(parsed(OsStr::new("0")), Some(None));
+        assert_eq!(parsed(OsStr::new("30s")), None);
+        assert_eq!(parsed(OsStr::new("")), None);
+    }
 }

@@ -3,8 +3,10 @@
 //! runs past its bound. A hang in a plain `#[test]` then fails the step in
 //! bounded time and names the binary; the binary is run once more with
 //! `--test-threads=1`, where libtest announces each test before running
-//! it, to name the test that hangs. (`#[rt::test]`s have a deadline of
-//! their own inside the process, which prints the runtime's task dump.)
+//! it, to name the test that hangs. `#[rt::test]`s get a deadline inside
+//! the process, half the binary's (`RT_TEST_DEADLINE`, unless the
+//! environment sets it), which prints the hung test's name and its
+//! runtime's task dump before the binary would be killed.
 //!
 //! A binary's output is passed through as it comes and also kept, for the
 //! callers that read libtest's summary.
@@ -24,6 +26,10 @@ pub const BINARY_DEADLINE: Duration = Duration::from_secs(300);
 
 /// The bound on all doc tests together (rustdoc compiles each one).
 const DOC_TESTS_DEADLINE: Duration = Duration::from_secs(1800);
+
+/// The variable that gives every `#[rt::test]` without a deadline of its
+/// own one, in seconds.
+const TEST_DEADLINE_VAR: &str = "RT_TEST_DEADLINE";
 
 /// How often a run checks whether its process has ended.
 const POLL: Duration = Duration::from_millis(50);
@@ -160,9 +166,16 @@ fn run_one(
 ) -> Result<(), String> {
     let label = binary.label();
     println!("xtask: {label} ({})", binary.path.display());
-    let mut command = binary.command(&[]);
-    command.args(test_args).envs(envs.iter().copied());
-    let run = run_bounded(&mut command, limit)?;
+    let command = |args: &[&str]| {
+        let mut command = binary.command(&[]);
+        command.args(args).envs(envs.iter().copied());
+        if std::env::var_os(TEST_DEADLINE_VAR).is_none() {
+            let seconds = (limit.as_secs() / 2).max(1);
+            command.env(TEST_DEADLINE_VAR, seconds.to_string());
+        }
+        command
+    };
+    let run = run_bounded(&mut command(test_args), limit)?;
     println!("xtask: ... {label}: {:.1?}", run.elapsed);
     match run.status {
         Some(status) if status.success() => Ok(()),
@@ -173,8 +186,7 @@ fn run_one(
                  --test-threads=1 to name the test that hangs",
                 limit.as_secs()
             );
-            command.arg("--test-threads=1");
-            let rerun = run_bounded(&mut command, limit)?;
+            let rerun = run_bounded(&mut command(&one_thread(test_args)), limit)?;
             let hung = match (rerun.status, running_test(&rerun.stdout)) {
                 (None, Some(test)) => format!("; it hangs in `{test}`"),
                 (None, None) => "; the rerun hung too, in no test it announced".to_string(),
@@ -186,6 +198,24 @@ fn run_one(
             ))
         }
     }
+}
+
+/// `test_args` with their thread count, if any, replaced by
+/// `--test-threads=1`: libtest refuses an option given twice, and callers
+/// pass their own count (`cargo xtask loom` runs two at a time).
+fn one_thread<'a>(test_args: &[&'a str]) -> Vec<&'a str> {
+    let mut args = Vec::with_capacity(test_args.len() + 1);
+    let mut rest = test_args.iter();
+    while let Some(&arg) = rest.next() {
+        if arg == "--test-threads" {
+            // The count follows as an argument of its own.
+            rest.next();
+        } else if !arg.starts_with("--test-threads=") {
+            args.push(arg);
+        }
+    }
+    args.push("--test-threads=1");
+    args
 }
 
 /// CI's test step: every test binary of the workspace, all features on,
@@ -234,6 +264,19 @@ mod tests {
         assert_eq!(running_test(out), Some("b::c"));
         assert_eq!(running_test("test a ... ok\n"), None);
         assert_eq!(running_test("running 0 tests"), None);
+    }
+
+    #[test]
+    fn the_rerun_runs_one_thread_whatever_the_first_run_asked() {
+        assert_eq!(one_thread(&[]), ["--test-threads=1"]);
+        assert_eq!(
+            one_thread(&["loom_models", "--test-threads=2"]),
+            ["loom_models", "--test-threads=1"]
+        );
+        assert_eq!(
+            one_thread(&["--test-threads", "4", "--exact", "a"]),
+            ["--exact", "a", "--test-threads=1"]
+        );
     }
 
     fn shell(script: &str, limit: Duration) -> Finished {

@@ -1,9 +1,10 @@
 //! Project automation, run as `cargo xtask <command>`.
 //!
 //! * `ci`: everything CI checks, in the order that fails fastest: format,
-//!   clippy, the feature checks, the test suite with doc tests, the loom
-//!   models, the quick valgrind run, and a smoke run of every example and
-//!   benchmark. Each test binary runs under a deadline
+//!   a scan for locks and atomics used behind the loom shim's back
+//!   (`shim_check.rs`), clippy, the feature checks, the test suite with doc
+//!   tests, the loom models, the quick valgrind run, and a smoke run of
+//!   every example and benchmark. Each test binary runs under a deadline
 //!   (`RT_TEST_BINARY_DEADLINE` seconds, 300 by default): one that hangs is
 //!   killed, named, and run again on one thread to name the test that hangs.
 //! * `features`: only the feature checks: rt-sync, rt-time and rt-codec
@@ -39,6 +40,7 @@ mod deadline;
 mod ecosystem;
 mod features;
 mod loom;
+mod shim_check;
 mod smoke;
 mod test_binaries;
 mod tokio_suite;
@@ -76,6 +78,7 @@ fn main() {
 fn ci() -> Result<(), String> {
     let started = Instant::now();
     cargo(&["fmt", "--all", "--check"], &[])?;
+    shim_check::shim_check()?;
     cargo(
         &[
             "clippy",

@@ -25,15 +25,13 @@
 //!   each execution, so that the numbers (task ids pick a lock) are the
 //!   same in every replay.
 //!
-//! Two exceptions, because loom has no counterpart that fits:
-//!
-//! * `std::sync::Arc` for the scheduler handles, wakers and hooks:
-//!   `Waker::from` needs a `std::sync::Arc<impl Wake>`, loom's `Arc` does
-//!   not coerce to `Arc<dyn Trait>`, and the handles travel through both.
-//!   Its count is a plain atomic that takes part in no protocol of ours;
-//!   loom only loses its leak check on them. State shared within a
-//!   protocol under test uses `crate::loom::sync::Arc`.
-//! * `std::sync::OnceLock`, set once before any modelled thread reads it.
+//! `std::sync::Arc` (for the scheduler handles, wakers and hooks, which
+//! `Waker::from` and `Arc<dyn Trait>` need as std's; loom only loses its
+//! leak check on them) and `std::sync::OnceLock` (set once before any
+//! modelled thread reads it) may be used directly. State shared within a
+//! protocol under test uses `crate::loom::sync::Arc`. The names allowed
+//! and the few files excepted, each with its reason, are listed in one
+//! place, `xtask/src/shim_check.rs`.
 //!
 //! Unit tests that never run under loom (`#[cfg(all(test, not(loom)))]`)
 //! may use `std` directly.
@@ -41,13 +39,17 @@
 //! Where loom lacks a piece or gets it wrong, `model` (compiled only under
 //! loom) builds it from loom's primitives: the virtual clock, timed condvar
 //! waits, a `try_lock` that does not block, the
-//! counters and `JoinHandle::is_finished`.
+//! counters and `JoinHandle::is_finished`. It also gives models their
+//! runner, `explore(preemptions, f)`: loom's model builder with a
+//! preemption bound of the model's own, for models too large for the
+//! environment's bound.
 //!
 //! A clippy `disallowed-types` list cannot enforce this rule: clippy
 //! resolves a re-export to the type it names, so it flags this module's
-//! own users along with direct uses. Reviews enforce it, and a loom model
-//! that uses a `std` primitive behind the shim's back shows up as a model
-//! that deadlocks or misses interleavings.
+//! own users along with direct uses. `cargo xtask ci` enforces it with a
+//! source scan of rt-core, rt-io, rt-sync and rt-time (`shim_check.rs`),
+//! which fails on a `std::sync` atomic, `Mutex`, `RwLock` or `Condvar`, or
+//! `parking_lot`, outside its exceptions.
 //!
 //! # Time under loom
 //!
@@ -186,6 +188,8 @@ mod imp {
     }
 
     pub use crate::__rt_loom_thread_local as thread_local;
+
+    pub use crate::loom::model::explore::explore;
 
     /// The loom crate, for the expansion of [`thread_local!`] in crates
     /// that do not depend on loom themselves.

@@ -83,11 +83,9 @@ impl DriverHandles {
         // Newest first: each layer wraps the ones before it, and the outer
         // layers' handles are the ones looked up most (timers, per timer).
         let (_, erased) = self.entries.iter().rev().find(|(k, _)| *k == key)?;
-        let ptr = Arc::as_ptr(erased) as *const Arc<T>;
-        // SAFETY: `insert` files an erased `Arc<Arc<T>>` only under
-        // `TypeId::of::<T>()`, so the key match proves the erased value is
-        // an `Arc<T>`; it lives as long as `self` holds the entry.
-        Some(unsafe { &*ptr })
+        // `insert` files an `Arc<T>` under `TypeId::of::<T>()`, so this
+        // downcast always succeeds.
+        erased.downcast_ref::<Arc<T>>()
     }
 }
 

@@ -47,6 +47,60 @@ pub unsafe trait Link {
     unsafe fn pointers(target: NonNull<Self::Target>) -> NonNull<Pointers<Self::Target>>;
 }
 
+/// Implements [`Link`] for a node linked by address: the handle is a plain
+/// `NonNull` pointer to the node and the list owns nothing, the node's
+/// [`Pointers`] are its field named `$field`. This is how waiters are
+/// linked: a future holds its node pinned and unlinks it (under the lock
+/// that guards the list) before it moves or is dropped.
+///
+/// ```ignore
+/// // SAFETY: (why a linked `Waiter` never moves or dangles)
+/// linked_list::link_by_address!(unsafe Waiter, pointers);
+/// ```
+///
+/// # Safety
+///
+/// The `unsafe` the invocation spells is the invoker's promise that a
+/// linked node does not move and is unlinked before it is dropped; the
+/// rest of [`Link`]'s contract the implementation keeps by itself.
+#[doc(hidden)]
+#[macro_export]
+macro_rules! __rt_link_by_address {
+    (unsafe $node:ident, $field:ident) => {
+        // SAFETY: the handle is the node's address, so `from_raw(as_raw(h))`
+        // is `h`; `pointers` gives the node's own `$field` for its whole
+        // life; and the invoker's `unsafe` promises that a linked node does
+        // not move and is unlinked before it is dropped.
+        unsafe impl $crate::util::linked_list::Link for $node {
+            type Handle = ::core::ptr::NonNull<$node>;
+            type Target = $node;
+
+            fn as_raw(handle: &::core::ptr::NonNull<$node>) -> ::core::ptr::NonNull<$node> {
+                *handle
+            }
+
+            unsafe fn from_raw(ptr: ::core::ptr::NonNull<$node>) -> ::core::ptr::NonNull<$node> {
+                ptr
+            }
+
+            unsafe fn pointers(
+                target: ::core::ptr::NonNull<$node>,
+            ) -> ::core::ptr::NonNull<$crate::util::linked_list::Pointers<$node>> {
+                // SAFETY: the caller guarantees `target` is live; taking a
+                // field's address creates no reference to the whole node.
+                unsafe {
+                    ::core::ptr::NonNull::new_unchecked(::core::ptr::addr_of_mut!(
+                        (*target.as_ptr()).$field
+                    ))
+                }
+            }
+        }
+    };
+}
+
+#[doc(inline)]
+pub use crate::__rt_link_by_address as link_by_address;
+
 /// The previous and next pointers embedded in a node.
 pub struct Pointers<T> {
     inner: UnsafeCell<PointersInner<T>>,

@@ -110,27 +110,9 @@ struct Waiter {
     _pin: PhantomPinned,
 }
 
-// SAFETY: waiters are pinned inside their `Readiness` future, which removes
-// them from the list before it is dropped, so a linked node never moves or
-// dangles; `Handle` is a plain pointer, ownership stays with the future.
-unsafe impl linked_list::Link for Waiter {
-    type Handle = NonNull<Waiter>;
-    type Target = Waiter;
-
-    fn as_raw(handle: &NonNull<Waiter>) -> NonNull<Waiter> {
-        *handle
-    }
-
-    unsafe fn from_raw(ptr: NonNull<Waiter>) -> NonNull<Waiter> {
-        ptr
-    }
-
-    unsafe fn pointers(target: NonNull<Waiter>) -> NonNull<linked_list::Pointers<Waiter>> {
-        // SAFETY: the caller guarantees `target` is live; taking a field's
-        // address creates no reference to the whole node.
-        unsafe { NonNull::new_unchecked(std::ptr::addr_of_mut!((*target.as_ptr()).pointers)) }
-    }
-}
+// SAFETY: a waiter is pinned inside its `Readiness` future, whose drop
+// unlinks it under the `waiters` lock.
+linked_list::link_by_address!(unsafe Waiter, pointers);
 
 // SAFETY: the raw pointers in the list are only followed under the mutex,
 // and the nodes they reach hold only `Send` data (wakers).

@@ -60,6 +60,9 @@ pub(crate) struct Config {
     pub(crate) seed: Option<LitInt>,
     /// The runtime's name (`Builder::name`).
     pub(crate) name: Option<LitStr>,
+    /// A test's deadline in seconds (at least 1); `None`: the
+    /// `RT_TEST_DEADLINE` environment variable's, or none.
+    pub(crate) deadline_secs: Option<LitInt>,
     /// The path the expansion reaches rt through (`::rt` unless overridden).
     pub(crate) crate_path: TokenStream,
 }
@@ -72,6 +75,7 @@ struct Written {
     start_paused: Option<LitBool>,
     seed: Option<LitInt>,
     name: Option<LitStr>,
+    deadline_secs: Option<LitInt>,
     crate_path: Option<TokenStream>,
 }
 
@@ -108,7 +112,10 @@ impl Errors {
 fn option_names(kind: EntryKind) -> &'static str {
     match kind {
         EntryKind::Main => "`flavor`, `worker_threads`, `start_paused`, `name` or `crate`",
-        EntryKind::Test => "`flavor`, `worker_threads`, `start_paused`, `name`, `crate` or `seed`",
+        EntryKind::Test => {
+            "`flavor`, `worker_threads`, `start_paused`, `name`, `crate`, `seed` or \
+             `deadline_secs`"
+        }
     }
 }
 
@@ -160,13 +167,7 @@ fn parse_one(kind: EntryKind, meta: &Meta, written: &mut Written) -> syn::Result
             )
         }
         "worker_threads" => {
-            let threads = integer_literal(value, "worker_threads = 4")?;
-            if threads.base10_parse::<usize>()? == 0 {
-                return Err(syn::Error::new(
-                    threads.span(),
-                    "`worker_threads` must be at least 1",
-                ));
-            }
+            let threads = positive_literal(value, "worker_threads = 4", "")?;
             set_once(&mut written.worker_threads, threads, span, &name)
         }
         "start_paused" => {
@@ -202,6 +203,15 @@ fn parse_one(kind: EntryKind, meta: &Meta, written: &mut Written) -> syn::Result
             span,
             "`seed` is an option of `#[rt::test]`; to seed a runtime in `main`, build it \
              with `rt::runtime::Builder` and call `.rng_seed(..)`",
+        )),
+        "deadline_secs" if kind == EntryKind::Test => {
+            let seconds =
+                positive_literal(value, "deadline_secs = 30", "; for no deadline, remove it")?;
+            set_once(&mut written.deadline_secs, seconds, span, &name)
+        }
+        "deadline_secs" => Err(syn::Error::new(
+            span,
+            "`deadline_secs` is an option of `#[rt::test]`; `main` runs without a deadline",
         )),
         "core_threads" => Err(syn::Error::new(
             span,
@@ -277,6 +287,20 @@ fn integer_literal(value: &Expr, example: &str) -> syn::Result<LitInt> {
     }
 }
 
+/// An integer literal of at least 1 (`example` names the option first);
+/// `hint` follows the error for a zero.
+fn positive_literal(value: &Expr, example: &str, hint: &str) -> syn::Result<LitInt> {
+    let number = integer_literal(value, example)?;
+    if number.base10_parse::<u64>()? == 0 {
+        let option = example.split(' ').next().unwrap_or(example);
+        return Err(syn::Error::new(
+            number.span(),
+            format!("`{option}` must be at least 1{hint}"),
+        ));
+    }
+    Ok(number)
+}
+
 fn bool_literal(value: &Expr, example: &str) -> syn::Result<LitBool> {
     match literal(value) {
         Some(Lit::Bool(flag)) => Ok(flag.clone()),
@@ -337,6 +361,7 @@ fn check(kind: EntryKind, multi_thread: bool, written: Written, errors: &mut Err
         start_paused: written.start_paused,
         seed: written.seed,
         name: written.name,
+        deadline_secs: written.deadline_secs,
         crate_path: written.crate_path.unwrap_or_else(|| quote!(::rt)),
     }
 }
@@ -388,9 +413,14 @@ mod tests {
     fn every_option_is_read() {
         let config = parse_str(
             EntryKind::Test,
-            r#"flavor = "current_thread", start_paused = true, seed = 7, crate = "my::rt""#,
+            r#"flavor = "current_thread", start_paused = true, seed = 7, crate = "my::rt",
+               deadline_secs = 30"#,
         )
         .unwrap();
+        assert_eq!(
+            config.deadline_secs.unwrap().base10_parse::<u64>().unwrap(),
+            30
+        );
         assert_eq!(config.flavor, Flavor::CurrentThread);
         assert!(config.start_paused.unwrap().value);
         assert_eq!(config.seed.unwrap().base10_parse::<u64>().unwrap(), 7);
@@ -461,6 +491,9 @@ mod tests {
         assert!(error_of(EntryKind::Test, "name = 1").contains("a string"));
         assert!(error_of(EntryKind::Test, "seed = 1, seed = 2").contains("more than once"));
         assert!(error_of(EntryKind::Test, "flavor(x)").contains("name = value"));
+        assert!(error_of(EntryKind::Test, "deadline_secs = 0").contains("at least 1"));
+        assert!(error_of(EntryKind::Test, "deadline_secs = \"30s\"").contains("an integer"));
+        assert!(error_of(EntryKind::Main, "deadline_secs = 30").contains("`#[rt::test]`"));
     }
 
     #[test]

@@ -21,8 +21,10 @@
 //! ```
 //!
 //! A test wraps the built runtime in `support::TestRuntime::new(runtime,
-//! "module::path::name")`, which arms the test's deadline watchdog until the
-//! runtime has shut down, and blocks on the body through it.
+//! "module::path::name", deadline)`, which arms the test's deadline
+//! watchdog (when the test has a deadline: `deadline_secs`, or
+//! `RT_TEST_DEADLINE`) until the runtime has shut down, and blocks on the
+//! body through it.
 //!
 //! The dead `return` of a `T` comes first so that the compiler knows the
 //! async block's output type before it reads the user's code: a wrong tail
@@ -111,13 +113,21 @@ pub(crate) fn runtime_entry(kind: EntryKind, config: &Config, mut function: Item
     let runtime = match kind {
         EntryKind::Main => built,
         EntryKind::Test => {
-            // The test's runtime is watched: past its deadline the test's
-            // name and task dump are printed and the process aborts.
+            // The test's runtime is watched: past its deadline, if it has
+            // one, the test's name and task dump are printed and the
+            // process aborts.
             let name = function.sig.ident.to_string();
+            let deadline = match &config.deadline_secs {
+                Some(seconds) => quote! {
+                    ::core::option::Option::Some(::core::time::Duration::from_secs(#seconds))
+                },
+                None => quote!(::core::option::Option::None),
+            };
             quote! {
                 #rt::macros::support::TestRuntime::new(
                     #built,
                     ::core::concat!(::core::module_path!(), "::", #name),
+                    #deadline,
                 )
             }
         }

@@ -553,23 +553,6 @@ impl fmt::Debug for Notified<'_> {
     }
 }
 
-// SAFETY: waiters are linked by address from a pinned `Notified`, whose
-// drop unlinks them under the lock.
-unsafe impl linked_list::Link for Waiter {
-    type Handle = NonNull<Waiter>;
-    type Target = Waiter;
-
-    fn as_raw(handle: &NonNull<Waiter>) -> NonNull<Waiter> {
-        *handle
-    }
-
-    unsafe fn from_raw(ptr: NonNull<Waiter>) -> NonNull<Waiter> {
-        ptr
-    }
-
-    unsafe fn pointers(target: NonNull<Waiter>) -> NonNull<linked_list::Pointers<Waiter>> {
-        // SAFETY: the caller guarantees `target` is live; we only take the
-        // address of a field.
-        unsafe { NonNull::new_unchecked(std::ptr::addr_of_mut!((*target.as_ptr()).pointers)) }
-    }
-}
+// SAFETY: a waiter is pinned inside its `Notified` future, whose drop
+// unlinks it under the waiter list's lock.
+linked_list::link_by_address!(unsafe Waiter, pointers);

@@ -11,7 +11,8 @@
 //! lives in the benchmark binaries, which may use tokio as a
 //! dev-dependency. [`mailbox`] is a runtime-agnostic channel so that both
 //! runtimes are measured with the very same synchronization code, and
-//! [`alloc`] counts heap bytes for the memory workloads.
+//! [`alloc`] (rt-test's counting global allocator, re-exported) counts
+//! heap bytes for the memory workloads.
 //!
 //! With `--control` both sides of every pair run tokio: the ratios of that
 //! run are the machine's noise, the yardstick for the ratios of rt to
@@ -24,7 +25,7 @@
 //! run under callgrind ([`instructions`]); workloads mark the region that
 //! both the clock and the instruction count cover with a [`Stopwatch`].
 
-pub mod alloc;
+pub use rt_test::alloc;
 mod busy;
 pub mod instructions;
 pub mod mailbox;

@@ -10,16 +10,31 @@
 //! `TARGET_LATENCY`: the interval is that target over the average poll
 //! time, kept within `MIN_INTERVAL..=MAX_INTERVAL`. Two clock reads per
 //! batch, none per poll.
+//!
+//! This is tokio's design and tokio's values: its multi-thread scheduler
+//! tunes its global queue interval the same way (`Stats` in
+//! `runtime/scheduler/multi_thread/stats.rs`), with
+//! `TARGET_GLOBAL_QUEUE_INTERVAL` (200 µs, our `TARGET_LATENCY`),
+//! `MAX_TASKS_POLLED_PER_GLOBAL_QUEUE_INTERVAL` (127, our `MAX_INTERVAL`),
+//! the floor of 2 in `tuned_global_queue_interval` (our `MIN_INTERVAL`)
+//! and `TASK_POLL_TIME_EWMA_ALPHA` (0.1, our `NEW_BATCH_WEIGHT`). Two
+//! details differ: tokio weighs a batch of `n` polls by
+//! `1 - (1 - 0.1)^n` where this weighs every batch by 0.1, and tokio
+//! seeds its average with 200 µs / 61 where this keeps the initial
+//! interval until the first batch ends.
 
 use crate::loom::time::Instant;
 use std::time::Duration;
 
-/// About how long injected work should wait for a busy worker.
+/// About how long injected work should wait for a busy worker (tokio's
+/// `TARGET_GLOBAL_QUEUE_INTERVAL`).
 const TARGET_LATENCY: Duration = Duration::from_micros(200);
-/// Bounds of the tuned interval.
+/// Bounds of the tuned interval (tokio's floor of 2 and
+/// `MAX_TASKS_POLLED_PER_GLOBAL_QUEUE_INTERVAL`).
 const MIN_INTERVAL: u32 = 2;
 const MAX_INTERVAL: u32 = 127;
-/// Weight of the newest batch in the moving average of poll time.
+/// Weight of the newest batch in the moving average of poll time
+/// (tokio's `TASK_POLL_TIME_EWMA_ALPHA`).
 const NEW_BATCH_WEIGHT: f64 = 0.1;
 
 /// A worker's injector interval, fixed or tuned.

@@ -2,7 +2,7 @@
 //! allocator: a counter sees what is allocated and freed while it is alive.
 //! One test only, so no other test thread allocates during the window.
 
-use bench_harness::alloc::{Counter, CountingAlloc};
+use rt_test::alloc::{Counter, CountingAlloc};
 
 #[global_allocator]
 static ALLOC: CountingAlloc = CountingAlloc;

@@ -1,11 +1,15 @@
-//! Heap accounting for the memory workloads.
+//! Heap accounting: how many bytes a piece of code leaves allocated.
 //!
-//! A benchmark binary installs [`CountingAlloc`] as its global allocator;
-//! it forwards to the system allocator and, only while a [`Counter`] is
-//! alive, adds every allocation's size to a signed total and subtracts
-//! every free. Outside a measurement the cost is one relaxed load per
-//! allocation, so the timing workloads in the same binary are not skewed
-//! by a contended counter.
+//! A test or benchmark binary installs [`CountingAlloc`] as its global
+//! allocator; it forwards to the system allocator and, only while a
+//! [`Counter`] is alive, adds every allocation's size to a signed total
+//! and subtracts every free, on every thread. Outside a measurement the
+//! cost is one relaxed load per allocation, so timing workloads in the
+//! same binary are not skewed by a contended counter.
+//!
+//! The counts are process-wide: a measurement is only meaningful while no
+//! other thread allocates, so a binary that measures keeps to one test
+//! (or one measurement at a time).
 
 use std::alloc::{GlobalAlloc, Layout, System};
 use std::sync::atomic::{AtomicBool, AtomicIsize, Ordering};
@@ -16,7 +20,7 @@ static NET_BYTES: AtomicIsize = AtomicIsize::new(0);
 /// The system allocator, with byte counting while a [`Counter`] is alive.
 ///
 /// ```
-/// use bench_harness::alloc::CountingAlloc;
+/// use rt_test::alloc::CountingAlloc;
 ///
 /// #[global_allocator]
 /// static ALLOC: CountingAlloc = CountingAlloc;
