@@ -37,7 +37,9 @@ type Task = Notified<Arc<Handle>>;
 /// main loop (driver, injector), and tasks woken for the rest of the tick
 /// queue behind those already waiting, so two tasks waking each other
 /// cannot starve the queue. With nothing waiting, a woken task still takes
-/// the slot: queueing it would only announce it to sleeping workers.
+/// the slot: queueing it would only announce it to sleeping workers. The
+/// cap and its value are tokio's (`MAX_LIFO_POLLS_PER_TICK` in its
+/// multi-thread worker).
 const MAX_LIFO_POLLS_PER_TICK: usize = 3;
 
 /// Rounds of a loop in which only yielded tasks are left before the worker
