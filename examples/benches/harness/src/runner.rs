@@ -32,7 +32,7 @@ use std::process::ExitCode;
 use super::busy::BusyLoops;
 use super::instructions::{count_case, counted, valgrind_missing, Count, Instructions};
 use super::json::results_json;
-use super::options::{Options, Side, USAGE};
+use super::options::{Options, Side, Sides, USAGE};
 use super::region::take_last_region;
 use super::report::{console_table, markdown_report};
 use super::significance::Verdict;
@@ -195,6 +195,9 @@ pub fn run(
             }
             result.instructions = Some(instructions);
         }
+        if !options.smoke {
+            write_cpu(progress, &result, sides)?;
+        }
         match (result.rt_median(), result.tokio_median(), result.ratio()) {
             _ if options.smoke => writeln!(progress, " ok")?,
             (Some(rt), Some(tokio), Some(ratio)) => writeln!(
@@ -218,6 +221,20 @@ pub fn run(
         results.push(result);
     }
     Ok(results)
+}
+
+/// The medians of both sides' CPU times and their ratio, when measured.
+fn write_cpu(progress: &mut dyn Write, result: &CaseResult, sides: Sides) -> io::Result<()> {
+    let (rt, tokio) = (
+        result.rt_usage.cpu_median(),
+        result.tokio_usage.cpu_median(),
+    );
+    for (side, cpu) in [(sides.first, rt), (sides.second, tokio)] {
+        if let Some(cpu) = cpu {
+            write!(progress, " [cpu {side} {}]", Unit::Nanos.format(cpu))?;
+        }
+    }
+    Ok(())
 }
 
 /// Both runtimes' counts for case `label`, or the reason there are none.
