@@ -14,6 +14,23 @@
 //!
 //! `cargo xtask bench --busy-loops N` times both runtimes beside N threads
 //! spinning on arithmetic: a machine that other work keeps busy.
+//!
+//! Every case also reports each side's CPU time (user plus system of the
+//! whole process over the measured region) and voluntary context switches
+//! per second, with a rank-sum verdict on time and on CPU; `results.json`
+//! beside the report holds every sample.
+//!
+//! The `sched_yield` calls a runtime makes per small-file read are counted
+//! with strace around one side at a time (both sides share the process):
+//!
+//! ```text
+//! cargo bench -p examples --bench runtime --no-run
+//! strace -f -c -e trace=sched_yield target/release/deps/runtime-HASH \
+//!     --runtime rt --samples 3 --filter fs_read_small_spawned/multi-2
+//! ```
+//!
+//! The count divided by the reads, 200 per sample plus the warm-up's 200,
+//! is the yields per read; repeat with `--runtime tokio`.
 
 use crate::cargo::{cargo, workspace_root};
 

@@ -46,6 +46,12 @@ macro_rules! workload {
 /// Memory is measured on one flavor of each scheduler.
 const MEMORY_FLAVORS: &[Flavor] = &[Flavor::CurrentThread, Flavor::MultiThread(2)];
 
+/// The paced workloads run on one flavor of each scheduler.
+const PACED_FLAVORS: &[Flavor] = &[Flavor::CurrentThread, Flavor::MultiThread(2)];
+/// The stuck-worker workloads run on two workers and on the runtime's
+/// default count.
+const STUCK_FLAVORS: &[Flavor] = &[Flavor::MultiThread(2), Flavor::MultiThreadDefault];
+
 /// The suite, in report order.
 const WORKLOADS: &[Workload] = &[
     workload!(spawn::spawn_many_local, Unit::Nanos, Flavor::ALL),
@@ -115,6 +121,14 @@ const WORKLOADS: &[Workload] = &[
         Unit::BytesPerTask,
         MEMORY_FLAVORS
     ),
+    // CPU and context switches while nothing happens; the harness records
+    // both beside the wall time, per request or read where counted.
+    workload!(idle::stuck_worker, Unit::Nanos, STUCK_FLAVORS),
+    workload!(idle::eight_runtimes_stuck, Unit::Nanos, STUCK_FLAVORS),
+    workload!(idle::eight_runtimes_idle, Unit::Nanos, STUCK_FLAVORS),
+    workload!(paced::paced_tcp, Unit::Nanos, PACED_FLAVORS),
+    workload!(fs::fs_read_small_block_on, Unit::Nanos, PACED_FLAVORS),
+    workload!(fs::fs_read_small_spawned, Unit::Nanos, PACED_FLAVORS),
 ];
 
 fn main() -> ExitCode {

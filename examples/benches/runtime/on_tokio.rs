@@ -14,10 +14,14 @@ pub mod echo_fleet;
 mod far_sleep;
 #[path = "workloads/fs.rs"]
 pub mod fs;
+#[path = "workloads/idle.rs"]
+pub mod idle;
 #[path = "workloads/io.rs"]
 pub mod io;
 #[path = "workloads/memory.rs"]
 pub mod memory;
+#[path = "workloads/paced.rs"]
+pub mod paced;
 #[path = "workloads/spawn.rs"]
 pub mod spawn;
 #[path = "workloads/sync.rs"]

@@ -21,6 +21,11 @@
 //! With `--busy-loops N` the samples are taken beside N CPU-bound threads
 //! ([`busy`]), to compare the runtimes on a loaded machine.
 //!
+//! Every sample's measured region also records the process's CPU time and
+//! voluntary context switches ([`rusage`]); each case gets a rank-sum
+//! verdict on time and on CPU ([`significance`]), and `results.json` holds
+//! every sample for scripts ([`json`]).
+//!
 //! With `--instructions` the current-thread and one-worker cases are also
 //! run under callgrind ([`instructions`]); workloads mark the region that
 //! both the clock and the instruction count cover with a [`Stopwatch`].
@@ -28,20 +33,25 @@
 pub use rt_test::alloc;
 mod busy;
 pub mod instructions;
+mod json;
 pub mod mailbox;
 mod options;
 mod region;
 mod report;
 mod runner;
+mod rusage;
+pub mod significance;
 mod stats;
 mod svg;
+mod verdicts;
 pub mod versus;
 mod workload;
 
+pub use json::results_json;
 pub use options::{Options, OptionsError, Side, Sides};
 pub use region::Stopwatch;
 pub use report::{console_table, markdown_report};
-pub use runner::{main, run, CaseResult};
+pub use runner::{main, run, CaseResult, UsageSamples};
 pub use stats::{geometric_mean, median, percentile};
 pub use svg::ratio_chart;
 pub use workload::{timed, Flavor, Size, Unit, Workload};

@@ -1,6 +1,13 @@
 //! The measured region of a workload: a [`Stopwatch`] that reads the wall
-//! clock and, when the process runs under callgrind, also marks where the
-//! instruction count starts and stops.
+//! clock and the process's CPU time and voluntary context switches
+//! ([`super::rusage`]) and, when the process runs under callgrind, also
+//! marks where the instruction count starts and stops.
+//!
+//! The CPU time is the whole process's (every runtime thread counts) less
+//! what the harness's busy loops spent meanwhile ([`super::busy`]). Each
+//! stop records the region's usage in one process-wide slot, whichever
+//! thread stopped it (a workload may time itself from inside a spawned
+//! task); the runner takes it after each sample.
 //!
 //! Callgrind listens for "client requests": a fixed sequence of rotate
 //! instructions that is a no-op on real hardware and that valgrind's
@@ -11,34 +18,120 @@
 //! building or dropping the runtime, not binding listeners. Outside
 //! valgrind both requests cost a handful of instructions and do nothing.
 
+use std::sync::{Mutex, PoisonError};
 use std::time::{Duration, Instant};
+
+use super::busy;
+use super::rusage::Usage;
 
 /// The description callgrind writes into the dump of a measured region, so
 /// that the reader can tell it from the dump at process exit.
 pub const REGION_DUMP: &str = "measured";
 
+/// What the process spent over the last stopped region.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct RegionUsage {
+    /// Wall-clock time of the whole region.
+    pub wall: Duration,
+    /// CPU time of the runtimes' process over the region (busy loops
+    /// excluded).
+    pub cpu: Duration,
+    /// Voluntary context switches over the region.
+    pub voluntary_switches: u64,
+    /// How many operations the region performed, for per-operation
+    /// figures (1 unless the workload said).
+    pub ops: u64,
+}
+
+impl RegionUsage {
+    /// CPU nanoseconds per operation.
+    pub fn cpu_nanos_per_op(&self) -> f64 {
+        self.cpu.as_nanos() as f64 / self.ops.max(1) as f64
+    }
+
+    /// Voluntary context switches per second of wall time; `None` for a
+    /// region too short to time.
+    pub fn switches_per_second(&self) -> Option<f64> {
+        let seconds = self.wall.as_secs_f64();
+        (seconds > 0.0).then(|| self.voluntary_switches as f64 / seconds)
+    }
+}
+
+/// The usage of the region stopped last and not yet taken.
+static LAST_REGION: Mutex<Option<RegionUsage>> = Mutex::new(None);
+
+/// Takes the usage of the region stopped last, leaving none.
+pub fn take_last_region() -> Option<RegionUsage> {
+    LAST_REGION
+        .lock()
+        .unwrap_or_else(PoisonError::into_inner)
+        .take()
+}
+
 /// A started clock over the measured part of a workload.
 #[derive(Debug)]
 pub struct Stopwatch {
     started: Instant,
+    /// The process's usage at the start; `None` if it could not be read.
+    usage: Option<Usage>,
+    /// The busy loops' CPU time at the start.
+    busy: Duration,
 }
 
 impl Stopwatch {
-    /// Zeroes callgrind's counters (when under callgrind) and starts the
-    /// clock.
+    /// Reads the process's usage, zeroes callgrind's counters (when under
+    /// callgrind) and starts the clock.
     pub fn start() -> Stopwatch {
+        let usage = Usage::now().ok();
+        let busy = busy::cpu_time();
         callgrind::zero_stats();
         Stopwatch {
             started: Instant::now(),
+            usage,
+            busy,
         }
     }
 
-    /// Stops: the time since [`Stopwatch::start`], and, under callgrind, a
-    /// dump of the instructions counted since then.
+    /// Stops: the time since [`Stopwatch::start`]; records the region's
+    /// usage for the runner and, under callgrind, dumps the instructions
+    /// counted since the start.
     pub fn elapsed(&self) -> Duration {
-        let elapsed = self.started.elapsed();
+        self.stop(1)
+    }
+
+    /// Stops a region that performed `ops` operations: the time per
+    /// operation; the recorded CPU time is divided by `ops` too.
+    pub fn elapsed_per(&self, ops: u32) -> Duration {
+        self.stop(u64::from(ops.max(1))) / ops.max(1)
+    }
+
+    fn stop(&self, ops: u64) -> Duration {
+        let (wall, region) = self.measure(ops);
+        if region.is_some() {
+            *LAST_REGION.lock().unwrap_or_else(PoisonError::into_inner) = region;
+        }
+        wall
+    }
+
+    /// The wall time since the start and the region's usage, if the
+    /// process's usage could be read at both ends.
+    fn measure(&self, ops: u64) -> (Duration, Option<RegionUsage>) {
+        let wall = self.started.elapsed();
         callgrind::dump_stats_at(REGION_DUMP);
-        elapsed
+        let busy = busy::cpu_time().saturating_sub(self.busy);
+        let region = match (self.usage, Usage::now()) {
+            (Some(start), Ok(end)) => {
+                let spent = end.since(&start);
+                Some(RegionUsage {
+                    wall,
+                    cpu: spent.cpu.saturating_sub(busy),
+                    voluntary_switches: spent.voluntary_switches,
+                    ops,
+                })
+            }
+            _ => None,
+        };
+        (wall, region)
     }
 }
 
@@ -111,5 +204,35 @@ mod tests {
         let first = watch.elapsed();
         let second = watch.elapsed();
         assert!(second >= first);
+    }
+
+    #[test]
+    fn a_region_measures_its_usage() {
+        let watch = Stopwatch::start();
+        // A sleep is a voluntary switch of this thread inside the region.
+        std::thread::sleep(Duration::from_millis(1));
+        let (wall, region) = watch.measure(3);
+        let region = region.expect("the process's usage is readable");
+        assert_eq!(region.wall, wall);
+        assert!(wall >= Duration::from_millis(1));
+        assert!(region.voluntary_switches >= 1);
+        assert_eq!(region.ops, 3);
+    }
+
+    #[test]
+    fn per_operation_figures() {
+        let region = RegionUsage {
+            wall: Duration::from_millis(500),
+            cpu: Duration::from_micros(30),
+            voluntary_switches: 100,
+            ops: 3,
+        };
+        assert_eq!(region.cpu_nanos_per_op(), 10_000.0);
+        assert_eq!(region.switches_per_second(), Some(200.0));
+        let instant = RegionUsage {
+            wall: Duration::ZERO,
+            ..region
+        };
+        assert_eq!(instant.switches_per_second(), None);
     }
 }

@@ -9,6 +9,7 @@ use std::fmt::Write;
 use super::options::Sides;
 use super::runner::CaseResult;
 use super::stats::{geometric_mean, median};
+use super::verdicts;
 use super::workload::Unit;
 
 /// The header cells of a table over `results`, naming the columns after
@@ -157,7 +158,10 @@ pub fn console_table(results: &[CaseResult], sides: Sides) -> String {
         out.truncate(out.trim_end().len());
         out.push('\n');
     }
-    for line in summary(results, sides) {
+    for line in summary(results, sides)
+        .into_iter()
+        .chain(verdicts::summary(results, sides))
+    {
         let _ = writeln!(out, "{line}");
     }
     out
@@ -223,6 +227,11 @@ pub fn markdown_report(
     for line in summary(results, sides) {
         let _ = writeln!(out, "{line}\n");
     }
+    out.push_str(&verdicts::usage_table(results, sides));
+    out.push('\n');
+    for line in verdicts::summary(results, sides) {
+        let _ = writeln!(out, "{line}");
+    }
     out
 }
 
@@ -234,28 +243,23 @@ mod tests {
     fn results() -> Vec<CaseResult> {
         vec![
             CaseResult {
-                workload: "spawn_many_local",
-                flavor: Flavor::CurrentThread,
-                unit: Unit::Nanos,
                 rt: vec![1_000_000.0, 3_000_000.0, 2_000_000.0],
                 tokio: vec![1_000_000.0; 3],
-                instructions: None,
+                ..CaseResult::empty("spawn_many_local", Flavor::CurrentThread, Unit::Nanos)
             },
             CaseResult {
-                workload: "yield_many",
-                flavor: Flavor::MultiThread(2),
-                unit: Unit::Nanos,
                 rt: vec![500_000.0],
                 tokio: vec![1_000_000.0],
-                instructions: None,
+                ..CaseResult::empty("yield_many", Flavor::MultiThread(2), Unit::Nanos)
             },
             CaseResult {
-                workload: "idle_task_memory",
-                flavor: Flavor::CurrentThread,
-                unit: Unit::BytesPerTask,
                 rt: vec![256.0],
                 tokio: vec![320.0],
-                instructions: None,
+                ..CaseResult::empty(
+                    "idle_task_memory",
+                    Flavor::CurrentThread,
+                    Unit::BytesPerTask,
+                )
             },
         ]
     }
@@ -312,17 +316,35 @@ mod tests {
         let ends: Vec<usize> = lines[..4].iter().map(|l| l.chars().count()).collect();
         assert!(ends.iter().all(|&e| e == ends[0]), "{table}");
         assert!(lines[4].starts_with("Geometric mean of time ratios"));
+        assert!(
+            table.contains("Rank-sum verdicts, rt against tokio"),
+            "{table}"
+        );
+    }
+
+    #[test]
+    fn markdown_ends_with_the_usage_table_and_the_verdicts() {
+        let mut r = results();
+        r[1].rt_usage.cpu = vec![2_000.0];
+        r[1].tokio_usage.cpu = vec![4_000.0];
+        let md = markdown_report("runtime", &r, 3, 0, Sides::VERSUS);
+        assert!(
+            md.contains("| yield_many | multi-2 | 2.0 µs | 4.0 µs | 0.50 |"),
+            "{md}"
+        );
+        let last = md.trim_end().lines().last().unwrap();
+        assert!(
+            last.starts_with("- rt significantly faster than tokio in CPU"),
+            "{md}"
+        );
     }
 
     #[test]
     fn the_summary_counts_ratios_as_the_table_shows_them() {
         let case = |rt: f64| CaseResult {
-            workload: "x",
-            flavor: Flavor::CurrentThread,
-            unit: Unit::Nanos,
             rt: vec![rt],
             tokio: vec![1000.0],
-            instructions: None,
+            ..CaseResult::empty("x", Flavor::CurrentThread, Unit::Nanos)
         };
         // Shown as 1.00, 1.05, 1.06 and 1.11.
         let r = [case(1004.0), case(1051.0), case(1057.0), case(1109.0)];

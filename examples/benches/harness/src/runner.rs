@@ -11,6 +11,11 @@
 //! A control run (`--control`) is the same with tokio's function in rt's
 //! place: the first column holds a first tokio's samples.
 //!
+//! Beside each sample's value the runner keeps the CPU time and the rate of
+//! voluntary context switches of its measured region ([`super::region`]),
+//! and each case gets a rank-sum verdict on time and on CPU
+//! ([`super::significance`]) over all its samples.
+//!
 //! With `--instructions`, each current-thread and one-worker case is then
 //! run once more per runtime, in a child process under callgrind
 //! ([`super::instructions`]).
@@ -26,8 +31,11 @@ use std::process::ExitCode;
 
 use super::busy::BusyLoops;
 use super::instructions::{count_case, counted, valgrind_missing, Count, Instructions};
-use super::options::{Options, Side, USAGE};
+use super::json::results_json;
+use super::options::{Options, Side, Sides, USAGE};
+use super::region::take_last_region;
 use super::report::{console_table, markdown_report};
+use super::significance::Verdict;
 use super::stats::median;
 use super::svg::ratio_chart;
 use super::workload::{Flavor, Size, Unit, Workload};
@@ -48,12 +56,63 @@ pub struct CaseResult {
     pub rt: Vec<f64>,
     /// tokio's samples, in run order.
     pub tokio: Vec<f64>,
+    /// The usage of rt's samples' measured regions.
+    pub rt_usage: UsageSamples,
+    /// The usage of tokio's samples' measured regions.
+    pub tokio_usage: UsageSamples,
     /// Both runtimes' instruction counts, for the cases the instruction
     /// mode counts.
     pub instructions: Option<Instructions>,
 }
 
+/// What one side's samples of a case cost the process, one entry per
+/// sample whose workload measured a region (none for byte counts).
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct UsageSamples {
+    /// CPU nanoseconds of the region (per operation, for a workload that
+    /// counts operations).
+    pub cpu: Vec<f64>,
+    /// Voluntary context switches per second of the region's wall time.
+    pub switches_per_second: Vec<f64>,
+}
+
+impl UsageSamples {
+    /// Adds the usage of the region the last sample measured, if any.
+    fn push_last_region(&mut self) {
+        if let Some(region) = take_last_region() {
+            self.cpu.push(region.cpu_nanos_per_op());
+            if let Some(rate) = region.switches_per_second() {
+                self.switches_per_second.push(rate);
+            }
+        }
+    }
+
+    /// The median CPU time.
+    pub fn cpu_median(&self) -> Option<f64> {
+        median(&self.cpu)
+    }
+
+    /// The median switch rate.
+    pub fn switches_median(&self) -> Option<f64> {
+        median(&self.switches_per_second)
+    }
+}
+
 impl CaseResult {
+    /// A result with no samples yet.
+    pub fn empty(workload: &'static str, flavor: Flavor, unit: Unit) -> CaseResult {
+        CaseResult {
+            workload,
+            flavor,
+            unit,
+            rt: Vec::new(),
+            tokio: Vec::new(),
+            rt_usage: UsageSamples::default(),
+            tokio_usage: UsageSamples::default(),
+            instructions: None,
+        }
+    }
+
     /// The median of rt's samples.
     pub fn rt_median(&self) -> Option<f64> {
         median(&self.rt)
@@ -69,6 +128,27 @@ impl CaseResult {
     pub fn ratio(&self) -> Option<f64> {
         let (rt, tokio) = (self.rt_median()?, self.tokio_median()?);
         (tokio > 0.0).then(|| rt / tokio)
+    }
+
+    /// rt's median CPU time over tokio's. `None` when either is missing or
+    /// tokio's is zero.
+    pub fn cpu_ratio(&self) -> Option<f64> {
+        let (rt, tokio) = (self.rt_usage.cpu_median()?, self.tokio_usage.cpu_median()?);
+        (tokio > 0.0).then(|| rt / tokio)
+    }
+
+    /// The rank-sum verdict on rt's times against tokio's; byte counts are
+    /// not tested.
+    pub fn time_verdict(&self) -> Verdict {
+        match self.unit {
+            Unit::Nanos => Verdict::of(&self.rt, &self.tokio),
+            Unit::BytesPerTask => Verdict::Untested,
+        }
+    }
+
+    /// The rank-sum verdict on rt's CPU times against tokio's.
+    pub fn cpu_verdict(&self) -> Verdict {
+        Verdict::of(&self.rt_usage.cpu, &self.tokio_usage.cpu)
     }
 
     /// rt's instruction count over tokio's, when both were counted.
@@ -115,6 +195,9 @@ pub fn run(
             }
             result.instructions = Some(instructions);
         }
+        if !options.smoke {
+            write_cpu(progress, &result, sides)?;
+        }
         match (result.rt_median(), result.tokio_median(), result.ratio()) {
             _ if options.smoke => writeln!(progress, " ok")?,
             (Some(rt), Some(tokio), Some(ratio)) => writeln!(
@@ -138,6 +221,20 @@ pub fn run(
         results.push(result);
     }
     Ok(results)
+}
+
+/// The medians of both sides' CPU times and their ratio, when measured.
+fn write_cpu(progress: &mut dyn Write, result: &CaseResult, sides: Sides) -> io::Result<()> {
+    let (rt, tokio) = (
+        result.rt_usage.cpu_median(),
+        result.tokio_usage.cpu_median(),
+    );
+    for (side, cpu) in [(sides.first, rt), (sides.second, tokio)] {
+        if let Some(cpu) = cpu {
+            write!(progress, " [cpu {side} {}]", Unit::Nanos.format(cpu))?;
+        }
+    }
+    Ok(())
 }
 
 /// Both runtimes' counts for case `label`, or the reason there are none.
@@ -196,24 +293,27 @@ fn run_case(
             (workload.run_tokio)(&size);
         }
     }
-    let mut result = CaseResult {
-        workload: workload.name,
-        flavor,
-        unit: workload.unit,
-        rt: Vec::with_capacity(samples),
-        tokio: Vec::with_capacity(samples),
-        instructions: None,
+    let mut result = CaseResult::empty(workload.name, flavor, workload.unit);
+    let sample_rt = |result: &mut CaseResult| {
+        take_last_region();
+        result.rt.push(first(&size));
+        result.rt_usage.push_last_region();
+    };
+    let sample_tokio = |result: &mut CaseResult| {
+        take_last_region();
+        result.tokio.push((workload.run_tokio)(&size));
+        result.tokio_usage.push_last_region();
     };
     for round in 0..samples {
         let rt_first = round % 2 == 0;
         if run_rt && rt_first {
-            result.rt.push(first(&size));
+            sample_rt(&mut result);
         }
         if run_tokio {
-            result.tokio.push((workload.run_tokio)(&size));
+            sample_tokio(&mut result);
         }
         if run_rt && !rt_first {
-            result.rt.push(first(&size));
+            sample_rt(&mut result);
         }
         write!(progress, ".")?;
         progress.flush()?;
@@ -222,7 +322,7 @@ fn run_case(
 }
 
 /// The whole benchmark program: parses the command line, runs the cases,
-/// prints the table and writes `report.md` and `ratios.svg` (not in smoke
+/// prints the table and writes `report.md`, `ratios.svg` and `results.json` (not in smoke
 /// mode). A benchmark binary's `main` only calls this with its table.
 pub fn main(title: &str, workloads: &[Workload]) -> ExitCode {
     // This crate sits in `examples/benches/harness/`; the workspace's
@@ -276,17 +376,22 @@ fn write_reports(
     title: &str,
     results: &[CaseResult],
     options: &Options,
-) -> io::Result<[PathBuf; 2]> {
+) -> io::Result<[PathBuf; 3]> {
     fs::create_dir_all(&options.out_dir)?;
     let report = options.out_dir.join("report.md");
     let chart = options.out_dir.join("ratios.svg");
+    let json = options.out_dir.join("results.json");
     let sides = options.sides();
     fs::write(
         &report,
         markdown_report(title, results, options.samples, options.busy_loops, sides),
     )?;
     fs::write(&chart, ratio_chart(title, results, sides))?;
-    Ok([report, chart])
+    fs::write(
+        &json,
+        results_json(title, results, options.busy_loops, sides),
+    )?;
+    Ok([report, chart, json])
 }
 
 #[cfg(test)]
@@ -406,14 +511,8 @@ mod tests {
 
     #[test]
     fn ratio_needs_both_medians_and_a_nonzero_tokio() {
-        let mut r = CaseResult {
-            workload: "x",
-            flavor: Flavor::CurrentThread,
-            unit: Unit::Nanos,
-            rt: vec![3.0],
-            tokio: vec![],
-            instructions: None,
-        };
+        let mut r = CaseResult::empty("x", Flavor::CurrentThread, Unit::Nanos);
+        r.rt = vec![3.0];
         assert_eq!(r.ratio(), None);
         r.tokio = vec![0.0];
         assert_eq!(r.ratio(), None);

@@ -170,12 +170,9 @@ mod tests {
 
     fn case(name: &'static str, rt: f64, tokio: f64) -> CaseResult {
         CaseResult {
-            workload: name,
-            flavor: Flavor::MultiThread(2),
-            unit: Unit::Nanos,
             rt: vec![rt],
             tokio: vec![tokio],
-            instructions: None,
+            ..CaseResult::empty(name, Flavor::MultiThread(2), Unit::Nanos)
         }
     }
 

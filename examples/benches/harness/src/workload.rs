@@ -13,6 +13,9 @@ pub enum Flavor {
     CurrentThread,
     /// The multi-thread scheduler with this many workers.
     MultiThread(usize),
+    /// The multi-thread scheduler with the runtime's default worker count
+    /// (one per CPU the process may run on).
+    MultiThreadDefault,
 }
 
 impl Flavor {
@@ -40,6 +43,7 @@ impl fmt::Display for Flavor {
         match self {
             Flavor::CurrentThread => f.write_str("current"),
             Flavor::MultiThread(n) => write!(f, "multi-{n}"),
+            Flavor::MultiThreadDefault => f.write_str("multi-default"),
         }
     }
 }
@@ -146,6 +150,7 @@ mod tests {
     fn flavors_and_units_print_for_tables() {
         assert_eq!(Flavor::CurrentThread.to_string(), "current");
         assert_eq!(Flavor::MultiThread(4).to_string(), "multi-4");
+        assert_eq!(Flavor::MultiThreadDefault.to_string(), "multi-default");
         assert_eq!(Unit::Nanos.format(1_500.0), "1.5 µs");
         assert_eq!(Unit::Nanos.format(2_500_000.0), "2.50 ms");
         assert_eq!(Unit::Nanos.format(3.0e9), "3.00 s");

@@ -14,6 +14,9 @@ pub fn runtime(flavor: Flavor) -> tk::runtime::Runtime {
             .worker_threads(workers)
             .enable_all()
             .build(),
+        Flavor::MultiThreadDefault => tk::runtime::Builder::new_multi_thread()
+            .enable_all()
+            .build(),
     };
     built.expect("the benchmark runtime builds")
 }

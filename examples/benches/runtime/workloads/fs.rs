@@ -1,6 +1,12 @@
 //! The file system through the runtime: whole small files read and written,
 //! many tiny reads through a buffered `File`, and a directory listing.
 //!
+//! `fs_read_small_*` read small files at a paced 1,000 reads a second,
+//! from `block_on` and from a spawned task: the figure is the process's
+//! CPU time per read (recorded by the harness beside the wall time per
+//! read, which is the pace), the cost of each read's trip through the
+//! blocking pool when the runtime has nothing else to do.
+//!
 //! Each run works in its own scratch directory under the system temporary
 //! directory, filled with `std::fs` before the clock starts and removed
 //! after it stops, so only the runtime's file operations are timed.
@@ -10,6 +16,7 @@ use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicUsize, Ordering};
 
 use super::build::runtime;
+use super::paced::pacer;
 use super::tk;
 use bench_harness::{Size, Stopwatch};
 use tk::io::{AsyncReadExt, BufReader};
@@ -37,6 +44,43 @@ pub fn fs_read_files(size: &Size) -> f64 {
         });
         driver.await.expect("driver completes")
     })
+}
+
+/// Reads in a sample of the paced small-file workloads: 0.2 s at the pace.
+const PACED_READS: usize = 200;
+
+/// 200 files of 4 KiB, each read whole with `fs::read` at 1,000 reads a
+/// second, from the future `block_on` runs; the region covers the reads,
+/// per read.
+pub fn fs_read_small_block_on(size: &Size) -> f64 {
+    let reads = size.count(PACED_READS);
+    let dir = ScratchDir::new("read-small-block-on");
+    let paths = dir.fill(reads, &[0x5a; SMALL_FILE]);
+    runtime(size.flavor).block_on(paced_reads(paths))
+}
+
+/// The same from inside a spawned task.
+pub fn fs_read_small_spawned(size: &Size) -> f64 {
+    let reads = size.count(PACED_READS);
+    let dir = ScratchDir::new("read-small-spawned");
+    let paths = dir.fill(reads, &[0x5a; SMALL_FILE]);
+    runtime(size.flavor).block_on(async move {
+        let reader = tk::spawn(paced_reads(paths));
+        reader.await.expect("reader completes")
+    })
+}
+
+/// Reads each of `paths` whole, one per tick of the pacer; nanoseconds
+/// per read.
+async fn paced_reads(paths: Vec<PathBuf>) -> f64 {
+    let mut ticks = pacer().await;
+    let watch = Stopwatch::start();
+    for path in &paths {
+        ticks.tick().await;
+        let contents = tk::fs::read(path).await.expect("file is readable");
+        assert_eq!(contents.len(), SMALL_FILE);
+    }
+    watch.elapsed_per(paths.len() as u32).as_nanos() as f64
 }
 
 /// 1k new files of 4 KiB, each written whole with `fs::write` (no fsync),

@@ -58,6 +58,7 @@ pub fn spawn_many_remote_busy(size: &Size) -> f64 {
     let busy_tasks = match size.flavor {
         Flavor::CurrentThread => 1,
         Flavor::MultiThread(workers) => workers,
+        Flavor::MultiThreadDefault => std::thread::available_parallelism().map_or(1, |n| n.get()),
     };
     let stop = Arc::new(AtomicBool::new(false));
     let started = Arc::new(AtomicUsize::new(0));
@@ -103,6 +104,8 @@ pub fn spawn_many_remote_busy(size: &Size) -> f64 {
     let flavor_bit = match size.flavor {
         Flavor::CurrentThread => 1,
         Flavor::MultiThread(workers) => 2 << workers.min(62),
+        // The bit no worker count takes: counts start at 1.
+        Flavor::MultiThreadDefault => 2,
     };
     if capped && CAP_REPORTED.fetch_or(flavor_bit, Ordering::Relaxed) & flavor_bit == 0 {
         let runtime = std::any::type_name::<tk::runtime::Runtime>();
