@@ -108,7 +108,9 @@ impl CondvarParker {
     }
 
     /// Blocks in `driver` until unparked, an event or `timeout`; returns at
-    /// once for a pending notification, which it consumes.
+    /// once for a pending notification, which it consumes. (Only a
+    /// multi-thread worker blocks in a driver through its parker.)
+    #[cfg_attr(not(feature = "rt-multi-thread"), allow(dead_code))]
     pub(crate) fn park_driver(&self, driver: &mut dyn Driver, timeout: Option<Duration>) {
         if !self.enter(PARKED_DRIVER) {
             return;
