@@ -8,8 +8,8 @@
 //! runtime the caller is in.
 
 use crate::driver::Handle;
+use rt_core::loom::sync::atomic::{AtomicBool, Ordering};
 use rt_core::loom::sync::Mutex;
-use std::sync::atomic::{AtomicBool, Ordering};
 #[cfg(feature = "test-util")]
 use std::task::Poll;
 #[cfg(feature = "test-util")]
@@ -17,7 +17,11 @@ use std::time::Duration;
 
 /// Set once any clock in the process has been paused. Until then every
 /// clock reads real time and `Instant::now()` skips the runtime lookup.
-static EVER_PAUSED: AtomicBool = AtomicBool::new(false);
+///
+/// A `std` atomic, not the shim's: loom's atomics cannot be statics. It is
+/// only a hint that skips a lookup, and it takes part in no protocol
+/// between threads (the clock's own `was_paused` does, through the shim).
+static EVER_PAUSED: std::sync::atomic::AtomicBool = std::sync::atomic::AtomicBool::new(false);
 
 pub(crate) struct Clock {
     state: Mutex<ClockState>,

@@ -53,15 +53,8 @@ const EXCEPTIONS: &[(&str, &[&str], &str)] = &[
         "rt-time/src/clock.rs",
         &["atomic"],
         "`EVER_PAUSED`, a process-wide `static` hint that only skips a runtime lookup until \
-         some clock is paused (loom's atomics cannot be statics); the clock's own \
-         `was_paused` flag takes the same import and should move to the shim",
-    ),
-    (
-        "rt-time/src/driver/handle.rs",
-        &["atomic"],
-        "`thread_index`'s process-wide `static` counter, which spreads threads over the \
-         timer shards; it should be the shim's `Counter`, whose numbers restart in each \
-         loom execution",
+         some clock is paused (loom's atomics cannot be statics), part of no protocol \
+         between threads",
     ),
     (
         "rt-io/src/process/orphan.rs",
@@ -69,24 +62,6 @@ const EXCEPTIONS: &[(&str, &[&str], &str)] = &[
         "the process-wide queue of orphaned child processes, a `static` (the shim's mutex is \
          not const-constructible under loom), touched only by `try_lock` from the reactor \
          and never inside a loom model",
-    ),
-    (
-        "rt-io/src/fs/file/mod.rs",
-        &["Mutex", "MutexGuard"],
-        "`File`'s state lock between the task and its blocking-pool job; fs has no loom \
-         model, and it should move to the shim when one is written",
-    ),
-    (
-        "rt-io/src/fs/file/job.rs",
-        &["Mutex"],
-        "the slot a blocking-pool job completes into, as for `File`'s state lock",
-    ),
-    (
-        "rt-sync/src/watch/mod.rs",
-        &["RwLock", "RwLockReadGuard"],
-        "the watched value's lock; the channel's protocol lives in the shim's atomics that \
-         `loom_watch` models, but the value's lock should move to the shim's `RwLock` so \
-         that the model sees it too",
     ),
 ];
 

@@ -70,7 +70,10 @@ mod model;
 #[cfg(not(loom))]
 mod imp {
     pub mod sync {
-        pub use std::sync::{mpsc, Arc, Condvar, Mutex, MutexGuard, RwLock, WaitTimeoutResult};
+        pub use std::sync::{
+            mpsc, Arc, Condvar, Mutex, MutexGuard, RwLock, RwLockReadGuard, RwLockWriteGuard,
+            WaitTimeoutResult,
+        };
 
         pub mod atomic {
             pub use std::sync::atomic::{
@@ -156,7 +159,7 @@ mod imp {
     pub mod sync {
         pub use crate::loom::model::condvar::{Condvar, WaitTimeoutResult};
         pub use crate::loom::model::mutex::{Mutex, MutexGuard};
-        pub use loom::sync::{mpsc, Arc, RwLock};
+        pub use loom::sync::{mpsc, Arc, RwLock, RwLockReadGuard, RwLockWriteGuard};
 
         pub mod atomic {
             pub use loom::sync::atomic::{

@@ -34,12 +34,13 @@ pub mod error;
 use crate::notify::Notify;
 use error::{RecvError, SendError};
 use rt_core::loom::sync::atomic::{AtomicUsize, Ordering::SeqCst};
+use rt_core::loom::sync::{RwLock, RwLockReadGuard};
 use rt_core::task::coop;
 use std::fmt;
 use std::future::{poll_fn, Future};
 use std::ops::Deref;
 use std::pin::pin;
-use std::sync::{Arc, RwLock, RwLockReadGuard};
+use std::sync::Arc;
 use std::task::Poll;
 
 const CLOSED: usize = 1;

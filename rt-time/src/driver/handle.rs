@@ -43,6 +43,7 @@ use crate::entry::{
     UNREGISTERED,
 };
 use crate::wheel::Wheel;
+use rt_core::loom::counter::Counter;
 use rt_core::loom::sync::atomic::{AtomicBool, AtomicU64, Ordering::SeqCst};
 use rt_core::loom::sync::{Mutex, MutexGuard};
 use rt_core::runtime::Unpark;
@@ -648,18 +649,23 @@ impl WakeBatch {
     }
 }
 
-/// A small per-thread index, handed out in thread creation order, that
-/// spreads threads over the shards.
+/// A small per-thread index, handed out in the order threads first ask
+/// for one, that spreads threads over the shards.
+///
+/// Both the counter and the thread-local are the shim's: under loom each
+/// modelled thread gets its own index, and the numbers restart in each
+/// execution, so a replay picks the same shards.
 fn thread_index() -> usize {
-    use std::sync::atomic::{AtomicUsize, Ordering};
-    static NEXT: AtomicUsize = AtomicUsize::new(0);
-    std::thread_local! {
+    static NEXT: Counter = Counter::new(0);
+    rt_core::loom::thread_local! {
         static INDEX: Cell<Option<usize>> = const { Cell::new(None) };
     }
     INDEX.with(|index| match index.get() {
         Some(i) => i,
         None => {
-            let i = NEXT.fetch_add(1, Ordering::Relaxed);
+            // Only its remainder by the shard count is used, so a
+            // truncation on 32-bit targets changes nothing.
+            let i = NEXT.next() as usize;
             index.set(Some(i));
             i
         }

@@ -4,9 +4,10 @@
 //! number of tasks may wait on.
 
 use super::super::blocking::pool_failure;
+use rt_core::loom::sync::Mutex;
 use std::fs::File as StdFile;
 use std::io::{self, Seek, SeekFrom, Write};
-use std::sync::{Arc, Mutex};
+use std::sync::Arc;
 use std::task::{Context, Poll, Waker};
 
 /// What a job does after writing the buffered bytes.

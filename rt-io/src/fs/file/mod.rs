@@ -8,6 +8,7 @@ mod state;
 use super::blocking::asyncify;
 use super::OpenOptions;
 use crate::io::{AsyncRead, AsyncSeek, AsyncWrite, ReadBuf};
+use rt_core::loom::sync::{Mutex, MutexGuard};
 use state::State;
 use std::fmt;
 use std::fs::{File as StdFile, FileTimes, Metadata, Permissions};
@@ -15,7 +16,7 @@ use std::future::poll_fn;
 use std::io::{self, Seek, SeekFrom, Write};
 use std::path::Path;
 use std::pin::Pin;
-use std::sync::{Arc, Mutex, MutexGuard};
+use std::sync::Arc;
 use std::task::{ready, Context, Poll};
 
 /// A reference to an open file on the file system.
