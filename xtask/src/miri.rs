@@ -88,9 +88,11 @@ const QUICK: &[Set] = &[
             "semaphore",
             "--test",
             "notify",
+            "--test",
+            "mpsc",
         ],
         &[],
-        "oneshot, the semaphore's waiter list, Notify",
+        "oneshot, the semaphore's waiter list, Notify, mpsc's block list",
     ),
 ];
 
