@@ -229,3 +229,20 @@ fn builder_spawn_local_on_and_blocking() {
     assert_eq!(out, 7);
     assert!(local.dump().tasks().is_empty());
 }
+
+/// Safe code only: a dump reads each task's trailer (its spawn location
+/// and name), which lies past the header in the task's cell, then the task
+/// runs and completes. Under Miri's Stacked Borrows this checks that the
+/// dump reaches each cell through a pointer that spans the whole cell, not
+/// one narrowed to the header.
+#[test]
+fn a_dump_then_the_task_runs_to_completion() {
+    let rt = Builder::new_current_thread().build().unwrap();
+    rt.block_on(async {
+        let spawned = rt_core::spawn(async {});
+        let dump = Handle::current().dump();
+        assert_eq!(dump.tasks().len(), 1, "{dump}");
+        assert_eq!(dump.tasks()[0].location().file(), file!());
+        spawned.await.unwrap();
+    });
+}

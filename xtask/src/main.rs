@@ -20,6 +20,12 @@
 //!   rt-time and the facade under valgrind's memcheck, which must report no
 //!   error; `--quick` runs the subset that covers the unsafe protocols.
 //!   Needs Debian's `valgrind` package.
+//! * `miri [--quick]`: the unit and integration tests Miri can run (task
+//!   cells, queues, lists, rt-sync, the timer wheel, rt-io's registration
+//!   set and in-memory I/O) under Miri with Stacked Borrows, then Tree
+//!   Borrows, which must report no undefined behaviour; `--quick` runs a
+//!   subset of a few minutes. Needs the nightly `miri` and `rust-src`
+//!   components.
 //! * `bench [ARGS]`: the rt/tokio benchmark suite in release; writes
 //!   `target/bench/report.md` and `target/bench/ratios.svg`. `ARGS` go to
 //!   the harness (`--filter NAME`, `--samples N`, `--help`, ...).
@@ -40,6 +46,7 @@ mod deadline;
 mod ecosystem;
 mod features;
 mod loom;
+mod miri;
 mod shim_check;
 mod smoke;
 mod test_binaries;
@@ -61,10 +68,11 @@ fn main() {
         Some("ecosystem") => ecosystem::ecosystem(&args[1..]),
         Some("test") => deadline::workspace_tests(),
         Some("valgrind") => valgrind::valgrind(&args[1..]),
+        Some("miri") => miri::miri(&args[1..]),
         Some("tokio-suite") => tokio_suite::tokio_suite(&args[1..]),
         _ => {
             eprintln!(
-                "usage: cargo xtask <ci | features | test | loom [CRATE] | smoke | bench [ARGS] | ecosystem [--bench [--rounds N]] [--control] [--rt-only] | valgrind [--quick] | tokio-suite [FILTER]>"
+                "usage: cargo xtask <ci | features | test | loom [CRATE] | smoke | bench [ARGS] | ecosystem [--bench [--rounds N]] [--control] [--rt-only] | valgrind [--quick] | miri [--quick] | tokio-suite [FILTER]>"
             );
             exit(2);
         }

@@ -175,7 +175,7 @@ impl Dump {
         let mut collector = Collector::default();
         let mut entries = Vec::with_capacity(tasks.len());
         for held in &tasks {
-            let mut info = task_info(held.0.header(), now);
+            let mut info = task_info(&held.0, now);
             let traced = held.0.trace(&mut collector);
             match traced {
                 Ok(traced) => {
@@ -244,11 +244,18 @@ pub(crate) fn clock_millis(at: Instant) -> u32 {
 pub(crate) struct Held(RawTask);
 
 impl Held {
-    /// Takes a reference to a task of an owned list; the caller holds the
-    /// shard lock, which keeps the task linked and so alive meanwhile.
-    pub(crate) fn new(header: &Header) -> Held {
-        // SAFETY: the task is alive (see above).
-        let raw = unsafe { RawTask::from_raw(NonNull::from(header)) };
+    /// Takes a reference to a task of an owned list.
+    ///
+    /// # Safety
+    ///
+    /// `task` is the pointer the owned list holds for a task it keeps
+    /// linked, so alive, until this returns (the caller holds the shard
+    /// lock). It must be that pointer and not one made from a `&Header`:
+    /// the `Held` reads the trailer and polls the future through it, so
+    /// it must carry provenance over the whole cell.
+    pub(super) unsafe fn new(task: NonNull<Header>) -> Held {
+        // SAFETY: the task is alive and `task` spans its cell (see above).
+        let raw = unsafe { RawTask::from_raw(task) };
         raw.ref_inc();
         Held(raw)
     }
@@ -273,10 +280,10 @@ fn state_of(snapshot: Snapshot) -> TaskState {
 }
 
 /// Reads a dump entry off a live task, which the caller keeps alive.
-fn task_info(header: &Header, now: Instant) -> TaskInfo {
+fn task_info(task: &RawTask, now: Instant) -> TaskInfo {
+    let header = task.header();
     let state = state_of(header.state.load());
-    // SAFETY: the caller keeps the task alive; the trailer lives as long.
-    let trailer = unsafe { Header::trailer(NonNull::from(header)).as_ref() };
+    let trailer = task.trailer();
     let last = header.last_poll.load(Ordering::Relaxed);
     let since_last_poll =
         (last != 0).then(|| Duration::from_millis(u64::from(clock_millis(now).wrapping_sub(last))));

@@ -520,13 +520,15 @@ mod tests {
     fn joining_polls_only_woken_entries() {
         let rt = Builder::new_current_thread().build().unwrap();
         rt.block_on(async {
+            // Fewer under Miri, which interprets each spawn.
+            let idle = if cfg!(miri) { 100 } else { 1000 };
             let mut set = JoinSet::new();
-            for _ in 0..1000 {
+            for _ in 0..idle {
                 set.spawn(std::future::pending::<u32>());
             }
             // The first call polls every new entry once, and finds none done.
             assert!(set.try_join_next().is_none());
-            assert_eq!(set.handle_polls, 1000);
+            assert_eq!(set.handle_polls, idle);
 
             for round in 0..10u32 {
                 set.spawn(async move {
@@ -542,7 +544,7 @@ mod tests {
                     set.handle_polls - before
                 );
             }
-            assert_eq!(set.len(), 1000);
+            assert_eq!(set.len(), idle);
         });
     }
 

@@ -14,6 +14,7 @@
 //! CPUs on every task, though they took different locks.
 
 use super::core::{Header, Trailer};
+use super::dump::Held;
 use super::{new_task, JoinHandle, LocalNotified, Notified, Origin, Schedule, Task};
 use crate::loom::sync::atomic::{AtomicBool, Ordering};
 use crate::loom::sync::Mutex;
@@ -231,18 +232,22 @@ impl<S: Schedule> OwnedTasks<S> {
         self.shards.iter().all(|shard| shard.lock().len == 0)
     }
 
-    /// Calls `f` with every live task, one shard at a time under that
-    /// shard's lock (which keeps each task linked, so alive, during `f`).
-    /// `f` must not spawn onto or release from this list.
-    pub(crate) fn for_each(&self, mut f: impl FnMut(&Header)) {
+    /// Takes a reference to every live task, one shard at a time under
+    /// that shard's lock (which keeps each task linked, so alive, until
+    /// its reference is taken), for a dump to read and trace-poll with
+    /// the locks released.
+    pub(crate) fn hold_all(&self) -> Vec<Held> {
+        let mut held = Vec::with_capacity(self.len());
         for shard in self.shards.iter() {
             let shard = shard.lock();
-            shard.list.for_each(|header| {
-                // SAFETY: the list holds a reference to every linked task and
-                // the shard lock keeps it linked for the duration of `f`.
-                f(unsafe { header.as_ref() })
+            shard.list.for_each(|task| {
+                // SAFETY: `task` is the cell pointer the list was given (a
+                // `Task`'s, from the allocation), and the shard lock keeps
+                // the task linked, so alive, while the reference is taken.
+                held.push(unsafe { Held::new(task) })
             });
         }
+        held
     }
 
     /// How many tasks are bound, summed one shard at a time (so, with

@@ -200,11 +200,7 @@ impl LocalSet {
     /// ```
     pub fn dump(&self) -> super::Dump {
         let now = std::time::Instant::now();
-        let mut tasks = Vec::new();
-        self.context
-            .shared
-            .owned
-            .for_each(|header| tasks.push(super::dump::Held::new(header)));
+        let tasks = self.context.shared.owned.hold_all();
         super::Dump::take(tasks, now)
     }
 

@@ -259,10 +259,7 @@ fn trace_poll_races_wake() {
 
         // A dump on this thread: claims the task unless the wake queued it
         // first, trace-polls it, and hands back a wake that came meanwhile.
-        let mut held = Vec::new();
-        sched
-            .owned
-            .for_each(|header| held.push(super::dump::Held::new(header)));
+        let held = sched.owned.hold_all();
         let dump = super::Dump::take(held, std::time::Instant::now());
         let info = &dump.tasks()[0];
         assert_eq!(

@@ -340,11 +340,11 @@ mod tests {
         pointers: Pointers<Entry>,
     }
 
-    struct ByRef;
-
-    // SAFETY: entries are pinned on the test's stack for as long as linked.
-    unsafe impl Link for ByRef {
-        type Handle = Pin<&'static Entry>;
+    /// Links entries the test owns (pinned in boxes that outlive the
+    /// list), so that every entry is freed when the test ends.
+    // SAFETY: each entry is pinned and outlives the list it is linked in.
+    unsafe impl<'a> Link for &'a Entry {
+        type Handle = Pin<&'a Entry>;
         type Target = Entry;
 
         fn as_raw(handle: &Self::Handle) -> NonNull<Entry> {
@@ -352,9 +352,9 @@ mod tests {
         }
 
         unsafe fn from_raw(ptr: NonNull<Entry>) -> Self::Handle {
-            // SAFETY: entries are leaked boxes in these tests, live for
-            // the rest of the program.
-            Pin::static_ref(unsafe { &*ptr.as_ptr() })
+            // SAFETY: `ptr` came from `as_raw` of a `Pin<&'a Entry>`, so
+            // the entry is pinned and lives for 'a.
+            unsafe { Pin::new_unchecked(&*ptr.as_ptr()) }
         }
 
         unsafe fn pointers(target: NonNull<Entry>) -> NonNull<Pointers<Entry>> {
@@ -363,28 +363,28 @@ mod tests {
         }
     }
 
-    fn entry(value: i32) -> Pin<&'static Entry> {
-        // A leaked box never moves again.
-        Pin::static_ref(Box::leak(Box::new(Entry {
+    fn entry(value: i32) -> Pin<Box<Entry>> {
+        Box::pin(Entry {
             value,
             pointers: Pointers::new(),
-        })))
+        })
     }
 
-    fn values(list: &LinkedList<ByRef>) -> Vec<i32> {
+    fn values(list: &LinkedList<&Entry>) -> Vec<i32> {
         let mut out = Vec::new();
-        // SAFETY: nodes are leaked and so live forever.
+        // SAFETY: linked entries outlive the list.
         list.for_each(|n| out.push(unsafe { n.as_ref().value }));
         out
     }
 
     #[test]
     fn push_pop_both_ends() {
-        let mut list = LinkedList::<ByRef>::new();
+        let (one, two, three) = (entry(1), entry(2), entry(3));
+        let mut list = LinkedList::<&Entry>::new();
         assert!(list.is_empty());
-        list.push_front(entry(2));
-        list.push_front(entry(1));
-        list.push_back(entry(3));
+        list.push_front(two.as_ref());
+        list.push_front(one.as_ref());
+        list.push_back(three.as_ref());
         assert_eq!(values(&list), [1, 2, 3]);
         assert_eq!(list.pop_front().unwrap().value, 1);
         assert_eq!(list.pop_back().unwrap().value, 3);
@@ -395,12 +395,13 @@ mod tests {
 
     #[test]
     fn remove_middle_head_tail_and_stranger() {
-        let mut list = LinkedList::<ByRef>::new();
         let nodes: Vec<_> = (0..4).map(entry).collect();
+        let stranger = entry(9);
+        let mut list = LinkedList::<&Entry>::new();
         for n in &nodes {
-            list.push_back(*n);
+            list.push_back(n.as_ref());
         }
-        let raw = |i: usize| NonNull::from(nodes[i].get_ref());
+        let raw = |i: usize| NonNull::from(nodes[i].as_ref().get_ref());
         // SAFETY: every node is live and in this list.
         unsafe {
             assert_eq!(list.remove(raw(1)).unwrap().value, 1);
@@ -409,9 +410,8 @@ mod tests {
             assert!(list.remove(raw(1)).is_none(), "already removed");
         }
         assert_eq!(values(&list), [2]);
-        let stranger = entry(9);
         // SAFETY: `stranger` is live and in no list.
-        assert!(unsafe { list.remove(NonNull::from(stranger.get_ref())) }.is_none());
+        assert!(unsafe { list.remove(NonNull::from(stranger.as_ref().get_ref())) }.is_none());
         assert_eq!(list.pop_front().unwrap().value, 2);
         assert!(list.is_empty());
     }

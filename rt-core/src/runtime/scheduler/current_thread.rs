@@ -17,7 +17,8 @@ use crate::runtime::driver::Driver;
 use crate::runtime::metrics::{WorkerClock, WorkerMetrics};
 use crate::runtime::{SlowPoll, UnhandledPanic};
 use crate::task::list::OwnedTasks;
-use crate::task::{coop, Header, Id, JoinHandle, Notified, Origin, Schedule, Task};
+use crate::task::dump::Held;
+use crate::task::{coop, Id, JoinHandle, Notified, Origin, Schedule, Task};
 use std::any::Any;
 use std::cell::RefCell;
 use std::collections::VecDeque;
@@ -124,8 +125,8 @@ impl Handle {
         &self.metrics
     }
 
-    pub(crate) fn for_each_task(&self, f: &mut dyn FnMut(&Header)) {
-        self.owned.for_each(f);
+    pub(crate) fn hold_tasks(&self) -> Vec<Held> {
+        self.owned.hold_all()
     }
 
     /// Runs `future` to completion on this thread, driving the scheduler

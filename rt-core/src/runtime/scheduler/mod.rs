@@ -14,8 +14,8 @@ use super::metrics::WorkerMetrics;
 use super::slow_poll::SlowPoll;
 use super::UnhandledPanic;
 use crate::loom::sync::atomic::Ordering;
-use crate::task::dump::{self, Dump};
-use crate::task::{Header, Id, JoinHandle, Origin};
+use crate::task::dump::Dump;
+use crate::task::{Id, JoinHandle, Origin};
 use crate::util::rng::SeedGenerator;
 use std::any::Any;
 use std::future::Future;
@@ -143,13 +143,11 @@ impl Handle {
 
     pub(crate) fn dump(&self) -> Dump {
         let now = Instant::now();
-        let mut tasks = Vec::with_capacity(self.num_alive_tasks());
-        let mut collect = |header: &Header| tasks.push(dump::Held::new(header));
-        match self {
-            Handle::CurrentThread(h) => h.for_each_task(&mut collect),
+        let tasks = match self {
+            Handle::CurrentThread(h) => h.hold_tasks(),
             #[cfg(feature = "rt-multi-thread")]
-            Handle::MultiThread(h) => h.for_each_task(&mut collect),
-        }
+            Handle::MultiThread(h) => h.hold_tasks(),
+        };
         Dump::take(tasks, now)
     }
 

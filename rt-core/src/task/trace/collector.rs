@@ -5,7 +5,14 @@
 use super::symbols::Symbols;
 use super::Frame;
 use std::collections::HashMap;
+use std::ffi::c_void;
 use std::sync::Arc;
+
+/// A return address as the unwinder gives it: a code pointer, kept a
+/// pointer (not an integer) so that the symbolizer is handed back the very
+/// pointer, with its provenance, that the unwinder produced. It is never
+/// dereferenced; equal addresses compare and hash equal.
+pub(super) type ReturnAddress = *mut c_void;
 
 /// Most leaves one trace poll records (a `join!` of many resources).
 const MAX_LEAVES_PER_TASK: usize = 16;
@@ -18,9 +25,9 @@ const MAX_FRAMES: usize = 256;
 #[derive(Default)]
 pub(crate) struct Collector {
     /// Return addresses of a stack to its index in `stacks`.
-    by_address: HashMap<Arc<[usize]>, usize>,
+    by_address: HashMap<Arc<[ReturnAddress]>, usize>,
     /// Each distinct stack of this dump, innermost frame first.
-    stacks: Vec<Arc<[usize]>>,
+    stacks: Vec<Arc<[ReturnAddress]>>,
     /// Indices into `stacks` recorded by the current trace poll at rt
     /// resources.
     current: Vec<usize>,
@@ -30,7 +37,7 @@ pub(crate) struct Collector {
     /// local of the dump's frame, above which no frame of the task is.
     stack_limit: usize,
     /// The capture being looked up: a stack seen before allocates nothing.
-    scratch: Vec<usize>,
+    scratch: Vec<ReturnAddress>,
 }
 
 impl Collector {
@@ -52,7 +59,7 @@ impl Collector {
         let index = match self.by_address.get(self.scratch.as_slice()) {
             Some(&index) => index,
             None => {
-                let key: Arc<[usize]> = self.scratch.as_slice().into();
+                let key: Arc<[ReturnAddress]> = self.scratch.as_slice().into();
                 self.stacks.push(key.clone());
                 self.by_address.insert(key, self.stacks.len() - 1);
                 self.stacks.len() - 1
@@ -94,7 +101,7 @@ impl Collector {
 /// `addresses`, innermost first, down to `limit` (0: no limit). Loom runs
 /// its threads on stacks of its own, which are not unwound.
 #[inline(never)]
-fn capture(limit: usize, addresses: &mut Vec<usize>) {
+fn capture(limit: usize, addresses: &mut Vec<ReturnAddress>) {
     addresses.clear();
     if cfg!(loom) {
         return;
@@ -109,7 +116,7 @@ fn capture(limit: usize, addresses: &mut Vec<usize>) {
         if cfa != 0 && cfa <= here {
             return true;
         }
-        addresses.push(frame.ip() as usize);
+        addresses.push(frame.ip());
         // The stack grows down: a frame whose CFA is above the limit is the
         // dump's or its caller's, the same for every task of the dump.
         addresses.len() < MAX_FRAMES && !(limit != 0 && cfa > limit)

@@ -14,10 +14,10 @@
 //! other code loaded at the same address (`dlclose`) would be named after
 //! the old code until the cache is refilled.
 
+use super::collector::ReturnAddress;
 use super::{is_harness, Frame};
 use std::cell::RefCell;
 use std::collections::HashMap;
-use std::ffi::c_void;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
@@ -91,7 +91,7 @@ impl Symbols {
     /// The frames of `stack`'s return addresses, innermost first, down to
     /// the first of the task harness: the frames below it are rt's own
     /// and no chain shows them, so they are not resolved.
-    pub(super) fn frames(&mut self, stack: &[usize]) -> Vec<Frame> {
+    pub(super) fn frames(&mut self, stack: &[ReturnAddress]) -> Vec<Frame> {
         let mut frames = Vec::new();
         for &address in stack {
             let resolved = self.resolve(address);
@@ -103,7 +103,9 @@ impl Symbols {
         frames
     }
 
-    fn resolve(&mut self, address: usize) -> Arc<[Frame]> {
+    fn resolve(&mut self, pointer: ReturnAddress) -> Arc<[Frame]> {
+        // The cache keys by the bare address, as a number.
+        let address = pointer as usize;
         // A dump taken while this thread's locals are torn down goes
         // without the cache.
         let cached = CACHE
@@ -115,7 +117,7 @@ impl Symbols {
         }
         self.loaded = true;
         let mut frames = Vec::new();
-        backtrace::resolve(address as *mut c_void, |symbol| {
+        backtrace::resolve(pointer, |symbol| {
             let name = match symbol.name() {
                 // `{:#}`: demangled, without the hash suffix.
                 Some(name) => super::strip_hash(&format!("{name:#}")).to_string(),
@@ -167,8 +169,8 @@ impl Drop for Symbols {
 
 /// Hands the memory the symbolizer just freed back to the OS: glibc's
 /// allocator keeps freed pages of its main heap otherwise, and the debug
-/// info is tens of MB.
-#[cfg(all(target_os = "linux", target_env = "gnu"))]
+/// info is tens of MB. (Miri runs its own allocator and no glibc.)
+#[cfg(all(target_os = "linux", target_env = "gnu", not(miri)))]
 fn release_freed_memory() {
     // SAFETY: `malloc_trim` only returns free memory at the top of glibc's
     // heaps to the OS; it touches no allocation in use.
@@ -178,7 +180,7 @@ fn release_freed_memory() {
 }
 
 /// Elsewhere the allocator keeps what it keeps.
-#[cfg(not(all(target_os = "linux", target_env = "gnu")))]
+#[cfg(not(all(target_os = "linux", target_env = "gnu", not(miri))))]
 fn release_freed_memory() {}
 
 #[cfg(all(test, not(loom)))]

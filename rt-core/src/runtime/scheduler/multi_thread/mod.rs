@@ -36,7 +36,8 @@ use crate::runtime::driver::Driver;
 use crate::runtime::metrics::WorkerMetrics;
 use crate::runtime::SlowPoll;
 use crate::task::list::OwnedTasks;
-use crate::task::{Header, Id, JoinHandle, Notified, Origin, Schedule, Task};
+use crate::task::dump::Held;
+use crate::task::{Id, JoinHandle, Notified, Origin, Schedule, Task};
 use idle::Idle;
 use lifo_watch::LifoWatch;
 use park::{Parker, SharedDriver};
@@ -179,8 +180,8 @@ impl Handle {
         self.shared.remotes[worker].queue_depth()
     }
 
-    pub(crate) fn for_each_task(&self, f: &mut dyn FnMut(&Header)) {
-        self.shared.owned.for_each(f);
+    pub(crate) fn hold_tasks(&self) -> Vec<Held> {
+        self.shared.owned.hold_all()
     }
 
     /// Starts shutdown: cancels tasks and wakes every worker so that they

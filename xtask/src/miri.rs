@@ -1,0 +1,391 @@
+//! `cargo xtask miri [--quick]`: the unit and integration tests that Miri
+//! can run, under Miri, first with Stacked Borrows and then with Tree
+//! Borrows, with the flags tokio's CI uses (`-Zmiri-disable-isolation
+//! -Zmiri-strict-provenance`). Miri must report no undefined behaviour
+//! and every test must pass. Prints a table of test sets, tests run and
+//! ignored, and time, per borrow model.
+//!
+//! The sets, in [`FULL`]: rt-core's unit tests (task cells and state, the
+//! queues, the inject queue, the linked list, the wakers) and its task,
+//! dump and `LocalSet` tests; rt-sync's unit and integration tests;
+//! rt-time's wheel; rt-io's registration set and in-memory I/O utilities.
+//! `--quick` runs [`QUICK`], chosen to cover the unsafe protocols in a few
+//! minutes on two cores under both models; CI runs it.
+//!
+//! A test Miri cannot run (a socket kind, process or signal Miri does not
+//! emulate, or a count of tasks or timers too slow to interpret) carries
+//! `#[cfg_attr(miri, ignore = "why")]` or a Miri-sized count
+//! (`if cfg!(miri) { .. }`), so the sets here name whole targets and
+//! modules rather than lists of tests.
+//!
+//! Nothing is installed here: Miri comes with the nightly toolchain's
+//! `miri` and `rust-src` components (`.ci/run` adds them on CI).
+//! `cargo miri setup` builds Miri's sysroot first.
+
+use std::process::Command;
+use std::time::Duration;
+
+use crate::cargo::workspace_root;
+use crate::deadline::{binary_deadline, run_bounded};
+
+/// The flags of every run, as tokio's CI runs Miri: tests read the clock
+/// and the environment, and pointers are never made from integers.
+const MIRIFLAGS: &str = "-Zmiri-disable-isolation -Zmiri-strict-provenance";
+
+/// The borrow models, by name, and the flag that selects each.
+const MODELS: &[(&str, &str)] = &[("stacked", ""), ("tree", "-Zmiri-tree-borrows")];
+
+/// One `cargo miri test` run: a package's targets, each test filtered to
+/// the names that contain one of `filters` (none: every test).
+struct Set {
+    package: &'static str,
+    /// Cargo's target selection: `--lib`, `--test NAME`, ...
+    targets: &'static [&'static str],
+    filters: &'static [&'static str],
+    /// What the set covers.
+    covers: &'static str,
+}
+
+const fn set(
+    package: &'static str,
+    targets: &'static [&'static str],
+    filters: &'static [&'static str],
+    covers: &'static str,
+) -> Set {
+    Set {
+        package,
+        targets,
+        filters,
+        covers,
+    }
+}
+
+/// What `--quick` runs.
+const QUICK: &[Set] = &[
+    set(
+        "rt-core",
+        &["--lib"],
+        &[
+            "task::state",
+            "task::raw",
+            "util::linked_list",
+            "scheduler::inject",
+        ],
+        "task state word and cells, the linked list, the inject queue",
+    ),
+    set(
+        "rt-core",
+        &["--test", "observe_dump"],
+        &[],
+        "task dumps: the owned list's references to every cell",
+    ),
+    set(
+        "rt-sync",
+        &[
+            "--test",
+            "oneshot",
+            "--test",
+            "semaphore",
+            "--test",
+            "notify",
+            "--test",
+            "mpsc",
+        ],
+        &[],
+        "oneshot, the semaphore's waiter list, Notify, mpsc's block list",
+    ),
+];
+
+/// What a full run runs.
+const FULL: &[Set] = &[
+    set(
+        "rt-core",
+        &["--lib"],
+        &[],
+        "unit tests: task cells and state, queues, inject, linked list, wakers",
+    ),
+    set(
+        "rt-core",
+        &[
+            "--test",
+            "spawn_join",
+            "--test",
+            "join_set",
+            "--test",
+            "local_set",
+            "--test",
+            "task_local",
+            "--test",
+            "observe_dump",
+            "--test",
+            "observe_trace",
+        ],
+        &[],
+        "tasks through the public API: spawn, join, abort, JoinSet, LocalSet, dumps",
+    ),
+    set("rt-sync", &["--lib"], &[], "rt-sync's unit tests"),
+    set(
+        "rt-sync",
+        &[
+            "--test",
+            "oneshot",
+            "--test",
+            "semaphore",
+            "--test",
+            "notify",
+            "--test",
+            "mutex",
+            "--test",
+            "rwlock",
+            "--test",
+            "mpsc",
+            "--test",
+            "watch",
+            "--test",
+            "broadcast",
+            "--test",
+            "cells_and_barrier",
+        ],
+        &[],
+        "rt-sync's primitives",
+    ),
+    set("rt-time", &["--lib"], &["wheel"], "the timer wheel"),
+    set(
+        "rt-io",
+        &["--lib"],
+        &["reactor::", "io::"],
+        "the reactor's registration set and readiness, the I/O utilities",
+    ),
+    set(
+        "rt-io",
+        &[
+            "--test",
+            "io_duplex_wakers",
+            "--test",
+            "io_copy_flush",
+            "--test",
+            "io_buf_seek",
+            "--test",
+            "utilities",
+        ],
+        &[],
+        "in-memory I/O: duplex, copy, buffered readers and writers",
+    ),
+];
+
+/// The bound on one set's run, build included: Miri interprets code
+/// hundreds of times slower than it runs.
+const QUICK_DEADLINE: Duration = Duration::from_secs(600);
+const FULL_DEADLINE: Duration = Duration::from_secs(3600);
+
+/// One set's line in the table.
+struct Row {
+    model: &'static str,
+    label: String,
+    passed: usize,
+    ignored: usize,
+    elapsed: Duration,
+    verdict: String,
+}
+
+/// Runs the command; `args` is empty or `--quick`.
+pub fn miri(args: &[String]) -> Result<(), String> {
+    let quick = match args {
+        [] => false,
+        [flag] if flag == "--quick" => true,
+        _ => return Err("usage: cargo xtask miri [--quick]".to_string()),
+    };
+    check_installed()?;
+    let limit = binary_deadline(if quick { QUICK_DEADLINE } else { FULL_DEADLINE })?;
+    let mut setup = nightly_cargo(&["miri", "setup"]);
+    let status = setup
+        .status()
+        .map_err(|e| format!("could not start cargo miri setup: {e}"))?;
+    if !status.success() {
+        return Err(format!("`cargo +nightly miri setup` failed ({status})"));
+    }
+    let sets = if quick { QUICK } else { FULL };
+    let mut rows = Vec::new();
+    for (model, flag) in MODELS {
+        for set in sets {
+            rows.push(run_set(set, model, flag, limit)?);
+        }
+    }
+    print_table(&rows);
+    let failed: Vec<String> = rows
+        .iter()
+        .filter(|r| r.verdict != "ok")
+        .map(|r| format!("{} ({}): {}", r.label, r.model, r.verdict))
+        .collect();
+    if failed.is_empty() {
+        Ok(())
+    } else {
+        Err(format!(
+            "{} of {} Miri runs failed:\n  {}",
+            failed.len(),
+            rows.len(),
+            failed.join("\n  ")
+        ))
+    }
+}
+
+/// `cargo +nightly ARGS` from the workspace root. The variables the
+/// stable cargo running xtask set are removed: cargo-miri runs `$CARGO`,
+/// and rustup's proxies obey `RUSTUP_TOOLCHAIN`.
+fn nightly_cargo(args: &[&str]) -> Command {
+    let mut command = Command::new("rustup");
+    command
+        .args(["run", "nightly", "cargo"])
+        .args(args)
+        .current_dir(workspace_root());
+    for var in [
+        "CARGO",
+        "RUSTC",
+        "RUSTDOC",
+        "RUSTUP_TOOLCHAIN",
+        "CARGO_MANIFEST_DIR",
+    ] {
+        command.env_remove(var);
+    }
+    command
+}
+
+fn check_installed() -> Result<(), String> {
+    let found = nightly_cargo(&["miri", "--version"])
+        .output()
+        .is_ok_and(|out| out.status.success());
+    if found {
+        Ok(())
+    } else {
+        Err("Miri is not installed for the nightly toolchain: run \
+             `rustup +nightly component add miri rust-src` (or, without a \
+             nightly toolchain, `rustup toolchain install nightly --profile \
+             minimal -c miri,rust-src`); .ci/run does so on CI"
+            .to_string())
+    }
+}
+
+fn run_set(set: &Set, model: &'static str, flag: &str, limit: Duration) -> Result<Row, String> {
+    let label = format!("{} {}", set.package, targets_label(set));
+    let mut args = vec!["miri", "test", "--no-fail-fast", "-p", set.package];
+    args.extend_from_slice(set.targets);
+    args.push("--");
+    args.extend_from_slice(set.filters);
+    let mut command = nightly_cargo(&args);
+    let flags = match std::env::var("MIRIFLAGS") {
+        Ok(extra) => format!("{MIRIFLAGS} {flag} {extra}"),
+        Err(_) => format!("{MIRIFLAGS} {flag}"),
+    };
+    command
+        .env("MIRIFLAGS", flags.trim())
+        // The in-process deadline of each #[rt::test], inside the set's.
+        .env("RT_TEST_DEADLINE", (limit.as_secs() / 2).max(1).to_string());
+    println!("xtask: miri ({model} borrows) {label}: {}", set.covers);
+    let run = run_bounded(&mut command, limit)?;
+    let (passed, failed, ignored) = counts(&run.stdout);
+    let verdict = match run.status {
+        None => format!("killed after {} s", limit.as_secs()),
+        Some(_) if failed > 0 => format!("{failed} tests failed"),
+        Some(status) if !status.success() => format!(
+            "failed ({status}): a binary stopped, on undefined behaviour or an \
+             operation Miri does not support; see its output above"
+        ),
+        Some(_) if passed == 0 => "no test ran".to_string(),
+        Some(_) => "ok".to_string(),
+    };
+    Ok(Row {
+        model,
+        label,
+        passed,
+        ignored,
+        elapsed: run.elapsed,
+        verdict,
+    })
+}
+
+/// `lib`, the test names, and the filters, for the table.
+fn targets_label(set: &Set) -> String {
+    let targets: Vec<&str> = set
+        .targets
+        .iter()
+        .filter(|t| !t.starts_with("--"))
+        .copied()
+        .chain(set.targets.contains(&"--lib").then_some("lib"))
+        .collect();
+    let mut label = targets.join(",");
+    if !set.filters.is_empty() {
+        label.push_str(&format!(" [{}]", set.filters.join(",")));
+    }
+    label
+}
+
+/// Tests passed, failed and ignored, summed over libtest's `test result:`
+/// lines.
+fn counts(stdout: &str) -> (usize, usize, usize) {
+    let count = |summary: &str, word: &str| -> usize {
+        summary
+            .split(';')
+            .find_map(|part| part.trim().strip_suffix(word))
+            .and_then(|n| n.trim().rsplit(' ').next())
+            .and_then(|n| n.parse().ok())
+            .unwrap_or(0)
+    };
+    stdout
+        .lines()
+        .filter(|line| line.starts_with("test result:"))
+        .fold((0, 0, 0), |(p, f, i), line| {
+            (
+                p + count(line, "passed"),
+                f + count(line, "failed"),
+                i + count(line, "ignored"),
+            )
+        })
+}
+
+fn print_table(rows: &[Row]) {
+    let width = rows.iter().map(|r| r.label.len()).max().unwrap_or(3).max(3);
+    println!();
+    println!(
+        "{:<7}  {:<width$}  {:>6}  {:>7}  {:>8}  result",
+        "borrows", "set", "passed", "ignored", "time"
+    );
+    for row in rows {
+        println!(
+            "{:<7}  {:<width$}  {:>6}  {:>7}  {:>7.0}s  {}",
+            row.model,
+            row.label,
+            row.passed,
+            row.ignored,
+            row.elapsed.as_secs_f64(),
+            row.verdict
+        );
+    }
+    let total: Duration = rows.iter().map(|r| r.elapsed).sum();
+    println!(
+        "{:<7}  {:<width$}  {:>6}  {:>7}  {:>7.0}s",
+        "total",
+        "",
+        rows.iter().map(|r| r.passed).sum::<usize>(),
+        rows.iter().map(|r| r.ignored).sum::<usize>(),
+        total.as_secs_f64()
+    );
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn results_are_summed_over_binaries() {
+        let out = "test result: ok. 12 passed; 1 failed; 2 ignored; 0 measured; 0 filtered out; finished in 1.00s\n\
+                   test result: ok. 3 passed; 0 failed; 1 ignored; 0 measured; 5 filtered out; finished in 1.00s\n";
+        assert_eq!(counts(out), (15, 1, 3));
+        assert_eq!(counts("running 0 tests\n"), (0, 0, 0));
+    }
+
+    #[test]
+    fn a_set_is_labelled_by_its_targets_and_filters() {
+        let s = set("rt-io", &["--lib", "--test", "utilities"], &["io::"], "");
+        assert_eq!(targets_label(&s), "utilities,lib [io::]");
+    }
+}
