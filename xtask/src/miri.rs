@@ -18,6 +18,13 @@
 //! (`if cfg!(miri) { .. }`), so the sets here name whole targets and
 //! modules rather than lists of tests.
 //!
+//! Left out, as whole targets: the socket, process, signal, fs and stdio
+//! tests (Miri does not emulate epoll, eventfd, sockets, `fork`/`exec` or
+//! signal delivery), rt-core's multi-thread, blocking-pool and
+//! allocation-counting targets (slow to interpret: they start many threads
+//! and tasks, and the protocols they exercise are in the sets above), and
+//! the loom targets (built only with `--cfg loom`).
+//!
 //! Nothing is installed here: Miri comes with the nightly toolchain's
 //! `miri` and `rust-src` components (`.ci/run` adds them on CI).
 //! `cargo miri setup` builds Miri's sysroot first.
