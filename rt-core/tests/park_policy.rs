@@ -4,7 +4,8 @@
 
 #![cfg(feature = "rt-multi-thread")]
 
-use rt_core::runtime::{Builder, Driver, ParkThread, Unpark};
+use rt_core::runtime::Builder;
+use rt_test::ObservedPark;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::mpsc;
 use std::sync::{Arc, Mutex};
@@ -12,32 +13,6 @@ use std::time::Duration;
 
 /// How long the test waits for events that take milliseconds.
 const DEADLINE: Duration = Duration::from_secs(30);
-
-/// `ParkThread`, reporting the timeout of every park that may block, and
-/// whether it began after `mark` was raised.
-struct ReportingDriver {
-    inner: ParkThread,
-    mark: Arc<AtomicBool>,
-    parks: Mutex<mpsc::Sender<(bool, Option<Duration>)>>,
-}
-
-impl Driver for ReportingDriver {
-    fn park(&mut self, timeout: Option<Duration>) {
-        if timeout != Some(Duration::ZERO) {
-            let after_mark = self.mark.load(Ordering::SeqCst);
-            let _ = self.parks.lock().unwrap().send((after_mark, timeout));
-        }
-        self.inner.park(timeout);
-    }
-
-    fn unparker(&self) -> Arc<dyn Unpark> {
-        self.inner.unparker()
-    }
-
-    fn shutdown(&mut self) {
-        self.inner.shutdown();
-    }
-}
 
 #[test]
 fn a_stuck_worker_with_an_empty_lifo_slot_leaves_the_driver_holder_asleep() {
@@ -47,11 +22,15 @@ fn a_stuck_worker_with_an_empty_lifo_slot_leaves_the_driver_holder_asleep() {
     let rt = Builder::new_multi_thread()
         .worker_threads(2)
         .base_driver(move |_| {
-            Ok(Box::new(ReportingDriver {
-                inner: ParkThread::new(),
-                mark: driver_mark,
-                parks: Mutex::new(parks_tx),
-            }))
+            // Every park that may block, and whether it began after `mark`
+            // was raised.
+            let parks = Mutex::new(parks_tx);
+            Ok(Box::new(ObservedPark::new(move |timeout| {
+                if timeout != Some(Duration::ZERO) {
+                    let after_mark = driver_mark.load(Ordering::SeqCst);
+                    let _ = parks.lock().unwrap().send((after_mark, timeout));
+                }
+            })))
         })
         .build()
         .unwrap();

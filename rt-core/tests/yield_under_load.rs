@@ -3,8 +3,9 @@
 //! yields alone lets the driver be polled within a few yields, and a
 //! worker busy with a yield loop still steals from a worker that is stuck.
 
-use rt_core::runtime::{Builder, Driver, ParkThread, Unpark};
+use rt_core::runtime::Builder;
 use rt_core::task;
+use rt_test::ObservedPark;
 use std::future::poll_fn;
 use std::sync::atomic::AtomicUsize;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -66,29 +67,6 @@ fn multi_thread() {
     );
 }
 
-/// `ParkThread`, counting the polls that do not block.
-struct CountingDriver {
-    inner: ParkThread,
-    polls: Arc<AtomicUsize>,
-}
-
-impl Driver for CountingDriver {
-    fn park(&mut self, timeout: Option<Duration>) {
-        if timeout == Some(Duration::ZERO) {
-            self.polls.fetch_add(1, Ordering::Relaxed);
-        }
-        self.inner.park(timeout);
-    }
-
-    fn unparker(&self) -> Arc<dyn Unpark> {
-        self.inner.unparker()
-    }
-
-    fn shutdown(&mut self) {
-        self.inner.shutdown();
-    }
-}
-
 #[test]
 fn a_lone_yield_loop_polls_the_driver_every_few_yields() {
     let polls = Arc::new(AtomicUsize::new(0));
@@ -97,10 +75,12 @@ fn a_lone_yield_loop_polls_the_driver_every_few_yields() {
         .worker_threads(1)
         .event_interval(1_000_000)
         .base_driver(move |_| {
-            Ok(Box::new(CountingDriver {
-                inner: ParkThread::new(),
-                polls: counted,
-            }))
+            // Counts the polls that do not block.
+            Ok(Box::new(ObservedPark::new(move |timeout| {
+                if timeout == Some(Duration::ZERO) {
+                    counted.fetch_add(1, Ordering::Relaxed);
+                }
+            })))
         })
         .build()
         .unwrap();

@@ -12,6 +12,8 @@
 //! * Streams whose every answer the test scripts: [`Scripted`], [`Always`].
 //! * Files: [`ScratchDir`] (removed on drop) and [`pattern`] contents.
 //! * A hang that fails instead of stalling the run: [`within`].
+//! * Watching a runtime park: [`ObservedPark`], a base driver that reports
+//!   each park's timeout.
 //! * Reproducible random choices: [`seed_thread_rng`]; counting drops:
 //!   [`DropCounter`]; counting heap bytes: [`alloc`] (a global allocator).
 //! * With feature `net`: [`io_runtime`], [`tcp_pair`], and an echo's two
@@ -21,6 +23,7 @@
 
 pub mod alloc;
 mod deadline;
+mod driver;
 mod drop_counter;
 #[cfg(all(feature = "net", feature = "time"))]
 mod io_time;
@@ -36,6 +39,7 @@ mod stream;
 mod waker;
 
 pub use deadline::{within, DEADLINE};
+pub use driver::ObservedPark;
 pub use drop_counter::DropCounter;
 #[cfg(all(feature = "net", feature = "time"))]
 pub use io_time::{bounded, io_time_runtime, io_time_runtime_multi_thread, READY_BOUND};

@@ -45,6 +45,7 @@ mod cargo;
 mod deadline;
 mod ecosystem;
 mod features;
+mod libtest;
 mod loom;
 mod miri;
 mod shim_check;

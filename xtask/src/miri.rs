@@ -34,6 +34,7 @@ use std::time::Duration;
 
 use crate::cargo::workspace_root;
 use crate::deadline::{binary_deadline, run_bounded};
+use crate::libtest::test_counts;
 
 /// The flags of every run, as tokio's CI runs Miri: tests read the clock
 /// and the environment, and pointers are never made from integers.
@@ -289,7 +290,7 @@ fn run_set(set: &Set, model: &'static str, flag: &str, limit: Duration) -> Resul
         .env("RT_TEST_DEADLINE", (limit.as_secs() / 2).max(1).to_string());
     println!("xtask: miri ({model} borrows) {label}: {}", set.covers);
     let run = run_bounded(&mut command, limit)?;
-    let (passed, failed, ignored) = counts(&run.stdout);
+    let (passed, failed, ignored) = test_counts(&run.stdout);
     let verdict = match run.status {
         None => format!("killed after {} s", limit.as_secs()),
         Some(_) if failed > 0 => format!("{failed} tests failed"),
@@ -326,29 +327,6 @@ fn targets_label(set: &Set) -> String {
     label
 }
 
-/// Tests passed, failed and ignored, summed over libtest's `test result:`
-/// lines.
-fn counts(stdout: &str) -> (usize, usize, usize) {
-    let count = |summary: &str, word: &str| -> usize {
-        summary
-            .split(';')
-            .find_map(|part| part.trim().strip_suffix(word))
-            .and_then(|n| n.trim().rsplit(' ').next())
-            .and_then(|n| n.parse().ok())
-            .unwrap_or(0)
-    };
-    stdout
-        .lines()
-        .filter(|line| line.starts_with("test result:"))
-        .fold((0, 0, 0), |(p, f, i), line| {
-            (
-                p + count(line, "passed"),
-                f + count(line, "failed"),
-                i + count(line, "ignored"),
-            )
-        })
-}
-
 fn print_table(rows: &[Row]) {
     let width = rows.iter().map(|r| r.label.len()).max().unwrap_or(3).max(3);
     println!();
@@ -381,14 +359,6 @@ fn print_table(rows: &[Row]) {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn results_are_summed_over_binaries() {
-        let out = "test result: ok. 12 passed; 1 failed; 2 ignored; 0 measured; 0 filtered out; finished in 1.00s\n\
-                   test result: ok. 3 passed; 0 failed; 1 ignored; 0 measured; 5 filtered out; finished in 1.00s\n";
-        assert_eq!(counts(out), (15, 1, 3));
-        assert_eq!(counts("running 0 tests\n"), (0, 0, 0));
-    }
 
     #[test]
     fn a_set_is_labelled_by_its_targets_and_filters() {

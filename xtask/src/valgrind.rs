@@ -24,6 +24,7 @@ use std::time::Duration;
 
 use crate::cargo::workspace_root;
 use crate::deadline::{all_passed, binary_deadline, run_bounded};
+use crate::libtest::test_counts;
 use crate::test_binaries::{self, TestBinary};
 
 /// The packages whose test binaries run under valgrind.
@@ -234,19 +235,8 @@ fn error_count(log: &str) -> Option<usize> {
 
 /// Tests run (passed or failed) per libtest's `test result:` lines.
 fn tests_run(stdout: &str) -> usize {
-    let count = |summary: &str, word: &str| -> usize {
-        summary
-            .split(';')
-            .find_map(|part| part.trim().strip_suffix(word))
-            .and_then(|n| n.trim().rsplit(' ').next())
-            .and_then(|n| n.parse().ok())
-            .unwrap_or(0)
-    };
-    stdout
-        .lines()
-        .filter(|line| line.starts_with("test result:"))
-        .map(|line| count(line, "passed") + count(line, "failed"))
-        .sum()
+    let (passed, failed, _) = test_counts(stdout);
+    passed + failed
 }
 
 fn print_table(rows: &[Row]) {
