@@ -3,7 +3,9 @@
 //! poll (`lifo_watch.rs`).
 //!
 //! The slot is one atomic pointer. Takers swap null in, so exactly one of
-//! them gets a given task, and the owner swaps its task in. A count of
+//! them gets a given task, and the owner swaps its task in (or, in a
+//! runtime of one worker, which nobody watches, stores it into an empty
+//! slot: only the owner fills it). A count of
 //! puts, written before the task is published, lets the watcher tell "the
 //! same task all along" from "a new task in the same slot".
 
@@ -59,15 +61,23 @@ impl<T: SlotItem> LifoSlot<T> {
     }
 
     /// Puts `item` in the slot and returns the one it displaced. Only the
-    /// owner calls this.
-    pub(super) fn put(&self, item: T) -> Option<T> {
+    /// owner calls this. `watched`: whether another worker may watch the
+    /// slot (the runtime has more than one worker).
+    pub(super) fn put(&self, item: T, watched: bool) -> Option<T> {
         let raw = item.into_ptr().as_ptr();
         // Counted before the item is published, so that a `stamp` that
         // sees the new item also sees the new count.
         let puts = self.puts.load(Ordering::Relaxed);
         self.puts.store(puts.wrapping_add(1), Ordering::Relaxed);
-        // A swap even into an empty slot: this read-modify-write is the
-        // owner's side of the LIFO watch's handshake (`lifo_watch.rs`).
+        if !watched && self.item.load(Ordering::Relaxed).is_null() {
+            // Empty, only we fill it, and no watcher looks: a plain store
+            // publishes the item, cheaper than a swap.
+            self.item.store(raw, Ordering::Release);
+            return None;
+        }
+        // Watched, a swap even into an empty slot: this read-modify-write
+        // is the owner's side of the LIFO watch's handshake
+        // (`lifo_watch.rs`).
         let prev = self.item.swap(raw, Ordering::AcqRel);
         // SAFETY: non-null pointers in the slot came from `into_ptr`, and
         // the swap took this one out, so we convert it back once.

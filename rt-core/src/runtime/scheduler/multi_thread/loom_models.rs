@@ -282,7 +282,7 @@ fn driver_holder_watches_or_is_woken_when_a_lifo_task_is_placed() {
         let running = {
             let (watch, driver, slot) = (watch.clone(), driver.clone(), slot.clone());
             thread::spawn(move || {
-                assert!(slot.put(Item(Box::new(1))).is_none());
+                assert!(slot.put(Item(Box::new(1)), true).is_none());
                 watch.task_placed(&driver);
             })
         };
@@ -343,8 +343,8 @@ fn lifo_slot_put_and_take_race_a_rescuer() {
             })
         };
         let mut got = Vec::new();
-        got.extend(slot.put(Item(Box::new(1))).map(|i| *i.0));
-        got.extend(slot.put(Item(Box::new(2))).map(|i| *i.0));
+        got.extend(slot.put(Item(Box::new(1)), false).map(|i| *i.0));
+        got.extend(slot.put(Item(Box::new(2)), true).map(|i| *i.0));
         got.extend(slot.take().map(|i| *i.0));
         got.extend(rescuer.join().unwrap());
         got.sort_unstable();

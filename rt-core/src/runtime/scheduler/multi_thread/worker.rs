@@ -755,7 +755,9 @@ fn schedule_local(handle: &Handle, core: &mut Core, task: Task, is_yield: bool) 
         // work wakes the next one.
         return queue_local(handle, core, task, is_yield);
     }
-    match handle.shared.remotes[core.index].lifo.put(task) {
+    // With one worker there is nobody to watch the slot (`lifo_watch.rs`).
+    let watched = handle.shared.remotes.len() > 1;
+    match handle.shared.remotes[core.index].lifo.put(task, watched) {
         // The slot held another task: that one goes to the queue.
         Some(prev) => queue_local(handle, core, prev, false),
         None => {
