@@ -39,4 +39,7 @@ fn a_task_spawned_by_the_park_hook_runs_before_the_thread_blocks() {
         }
     }));
     assert!(spawned.load(Ordering::SeqCst));
+    // The waker kept in `waiter` holds the runtime, whose hook holds
+    // `waiter`: take it out, or the cycle leaks both.
+    waiter.lock().unwrap().take();
 }

@@ -51,6 +51,10 @@ fn read_errors_keep_their_kind() {
 }
 
 #[test]
+#[cfg_attr(
+    miri,
+    ignore = "fs::copy: Miri does not emulate the copy_file_range system call"
+)]
 fn copy_rename_and_remove_file() {
     let dir = ScratchDir::new("copy-rename");
     run(async {

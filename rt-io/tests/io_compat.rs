@@ -194,6 +194,7 @@ fn duplex_through_futures_io() {
 
 #[cfg(feature = "net")]
 #[test]
+#[cfg_attr(miri, ignore = "sockets: Miri does not emulate socket system calls")]
 fn tcp_pair_through_futures_io() {
     use rt_io::io::compat::TokioAsyncReadCompatExt;
     rt_test::io_runtime().block_on(async {

@@ -1,6 +1,8 @@
 //! `io::stdin`, `io::stdout` and `io::stderr`: the test binary runs itself
 //! as a child whose standard streams are pipes, so that what goes through
 //! the blocking pool can be checked from outside.
+// Processes: the test runs itself as a child, and Miri does not emulate fork or exec.
+#![cfg(not(miri))]
 #![cfg(feature = "fs")]
 
 use rt_io::io::{AsyncBufReadExt, AsyncReadExt, AsyncWriteExt, BufReader};

@@ -5,6 +5,8 @@
 //! The descriptor limit is lowered in a child process (`ulimit -n` in a
 //! shell that re-runs this test binary), so that the rest of the suite
 //! never runs short.
+// Sockets: Miri does not emulate socket system calls.
+#![cfg(not(miri))]
 #![cfg(feature = "net")]
 
 use rt_core::runtime::Builder;

@@ -1,4 +1,6 @@
 //! `lookup_host` and the `ToSocketAddrs` argument forms.
+// Address lookups: Miri does not emulate getaddrinfo or socket system calls.
+#![cfg(not(miri))]
 #![cfg(feature = "net")]
 
 use rt_core::runtime::Builder;

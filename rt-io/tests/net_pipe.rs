@@ -64,6 +64,7 @@ fn try_read_and_try_write_report_would_block() {
 }
 
 #[test]
+#[cfg_attr(miri, ignore = "FIFOs: Miri does not emulate mkfifo")]
 fn fifo_opened_by_path_both_ways() {
     let dir = rt_test::ScratchDir::new("fifo");
     let path = dir.join("fifo");
@@ -84,6 +85,7 @@ fn fifo_opened_by_path_both_ways() {
 
 #[cfg(target_os = "linux")]
 #[test]
+#[cfg_attr(miri, ignore = "FIFOs: Miri does not emulate mkfifo")]
 fn read_write_sender_opens_without_a_reader() {
     let dir = rt_test::ScratchDir::new("fifo-rw");
     let path = dir.join("fifo");
@@ -102,6 +104,7 @@ fn read_write_sender_opens_without_a_reader() {
 }
 
 #[test]
+#[cfg_attr(miri, ignore = "Miri's open does not accept O_NONBLOCK")]
 fn wrong_files_are_refused() {
     let dir = rt_test::ScratchDir::new("fifo-checks");
     let file = dir.join("plain");

@@ -3,6 +3,8 @@
 //! send variants, UDP's `peek`/`try_peek`, and the `BufMut` ones
 //! (`recv_buf`, `recv_buf_from`, their `try_` forms, `try_read_buf`), and
 //! a stream's `poll_read` into uninitialised memory.
+// Sockets: Miri does not emulate socket system calls.
+#![cfg(not(miri))]
 #![cfg(feature = "net")]
 
 use rt_io::io::{AsyncReadExt, AsyncWriteExt, ReadBuf};

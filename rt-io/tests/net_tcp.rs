@@ -1,5 +1,7 @@
 //! TCP behaviour: echo under load, half-close, resets, backpressure,
 //! splitting, socket options, and resources dropped while waited on.
+// Sockets: Miri does not emulate socket system calls.
+#![cfg(not(miri))]
 #![cfg(feature = "net")]
 
 use rt_core::runtime::Builder;

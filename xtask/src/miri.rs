@@ -8,22 +8,20 @@
 //! The sets, in [`FULL`]: rt-core's unit tests (task cells and state, the
 //! queues, the inject queue, the linked list, the wakers) and its task,
 //! dump and `LocalSet` tests; rt-sync's unit and integration tests;
-//! rt-time's wheel; rt-io's registration set and in-memory I/O utilities.
-//! `--quick` runs [`QUICK`], chosen to cover the unsafe protocols in a few
-//! minutes on two cores under both models; CI runs it.
+//! rt-time's wheel; and the whole of rt-io (`--all-features --lib
+//! --tests`). `--quick` runs [`QUICK`], chosen to cover the unsafe
+//! protocols in a few minutes on two cores under both models; CI runs it.
 //!
-//! A test Miri cannot run (a socket kind, process or signal Miri does not
-//! emulate, or a count of tasks or timers too slow to interpret) carries
-//! `#[cfg_attr(miri, ignore = "why")]` or a Miri-sized count
-//! (`if cfg!(miri) { .. }`), so the sets here name whole targets and
-//! modules rather than lists of tests.
-//!
-//! Left out, as whole targets: the socket, process, signal, fs and stdio
-//! tests (Miri does not emulate epoll, eventfd, sockets, `fork`/`exec` or
-//! signal delivery), rt-core's multi-thread, blocking-pool and
-//! allocation-counting targets (slow to interpret: they start many threads
-//! and tasks, and the protocols they exercise are in the sets above), and
-//! the loom targets (built only with `--cfg loom`).
+//! The skips live beside the tests, each with its reason, so that a plain
+//! `cargo +nightly miri test -p <crate> --lib --tests` skips them itself: a
+//! file Miri cannot run (sockets, `fork`/`exec`, signal delivery: system
+//! calls Miri does not emulate) starts with `#![cfg(not(miri))]` under a
+//! comment that says why; a single test carries `#[cfg_attr(miri, ignore =
+//! "why")]`; a count too slow to interpret is Miri-sized (`if cfg!(miri) {
+//! .. }`). The loom targets build only with `--cfg loom` and are empty
+//! here. rt-core, rt-sync and rt-time still name targets and filters: the
+//! rest of their tests (rt-core's multi-thread, blocking-pool and
+//! allocation-counting targets among them) do not yet carry their skips.
 //!
 //! Nothing is installed here: Miri comes with the nightly toolchain's
 //! `miri` and `rust-src` components (`.ci/run` adds them on CI).
@@ -47,7 +45,8 @@ const MODELS: &[(&str, &str)] = &[("stacked", ""), ("tree", "-Zmiri-tree-borrows
 /// the names that contain one of `filters` (none: every test).
 struct Set {
     package: &'static str,
-    /// Cargo's target selection: `--lib`, `--test NAME`, ...
+    /// Cargo's features and target selection: `--all-features`, `--lib`,
+    /// `--tests`, `--test NAME`, ...
     targets: &'static [&'static str],
     filters: &'static [&'static str],
     /// What the set covers.
@@ -160,24 +159,9 @@ const FULL: &[Set] = &[
     set("rt-time", &["--lib"], &["wheel"], "the timer wheel"),
     set(
         "rt-io",
-        &["--lib"],
-        &["reactor::", "io::"],
-        "the reactor's registration set and readiness, the I/O utilities",
-    ),
-    set(
-        "rt-io",
-        &[
-            "--test",
-            "io_duplex_wakers",
-            "--test",
-            "io_copy_flush",
-            "--test",
-            "io_buf_seek",
-            "--test",
-            "utilities",
-        ],
+        &["--all-features", "--lib", "--tests"],
         &[],
-        "in-memory I/O: duplex, copy, buffered readers and writers",
+        "the reactor's registration set and readiness, I/O utilities, files, pipes",
     ),
 ];
 
@@ -319,6 +303,7 @@ fn targets_label(set: &Set) -> String {
         .filter(|t| !t.starts_with("--"))
         .copied()
         .chain(set.targets.contains(&"--lib").then_some("lib"))
+        .chain(set.targets.contains(&"--tests").then_some("tests"))
         .collect();
     let mut label = targets.join(",");
     if !set.filters.is_empty() {
@@ -364,5 +349,11 @@ mod tests {
     fn a_set_is_labelled_by_its_targets_and_filters() {
         let s = set("rt-io", &["--lib", "--test", "utilities"], &["io::"], "");
         assert_eq!(targets_label(&s), "utilities,lib [io::]");
+    }
+
+    #[test]
+    fn a_whole_package_set_is_labelled_lib_and_tests() {
+        let s = set("rt-io", &["--all-features", "--lib", "--tests"], &[], "");
+        assert_eq!(targets_label(&s), "lib,tests");
     }
 }

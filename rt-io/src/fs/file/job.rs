@@ -237,14 +237,17 @@ mod tests {
         };
         let outcome = job.run(&file);
         assert!(matches!(outcome.result, Ok(Done::Read)));
-        assert_eq!(outcome.buf, b"456");
+        // One read may return fewer bytes than asked: POSIX allows it, and
+        // Miri shortens file reads at random.
+        let read = outcome.buf.len();
+        assert!(read >= 1 && outcome.buf[..] == b"456"[..read]);
         assert_eq!(std::fs::read(&path).unwrap(), b"01ab456789");
         let seek = Job {
             rewind: 0,
             buf: Vec::new(),
             action: Action::Seek(SeekFrom::Current(0)),
         };
-        assert!(matches!(seek.run(&file).result, Ok(Done::Seek(7))));
+        assert!(matches!(seek.run(&file).result, Ok(Done::Seek(at)) if at == 4 + read as u64));
         std::fs::remove_file(&path).unwrap();
     }
 
@@ -291,7 +294,14 @@ mod tests {
         }
         drop(Publisher { slot: Some(slot) });
         for counter in &counters {
-            assert_eq!(counter.0.load(Ordering::SeqCst), 1);
+            let wakes = counter.0.load(Ordering::SeqCst);
+            // `will_wake` compares vtable addresses, which Miri does not
+            // keep unique: there the second poll may store its waker again.
+            if cfg!(miri) {
+                assert!(wakes >= 1);
+            } else {
+                assert_eq!(wakes, 1);
+            }
         }
         let waker = Waker::from(counters[0].clone());
         let mut cx = Context::from_waker(&waker);
