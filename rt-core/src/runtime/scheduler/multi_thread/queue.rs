@@ -25,6 +25,10 @@ use std::mem::MaybeUninit;
 /// injector, where they wait behind a local queue the driver keeps
 /// refilling, so a small ring makes the tail latency of hundreds of busy
 /// sockets much worse (examples/benches/MEASUREMENTS.md, "Local queues").
+/// The price of serving them all in turn is kernel time: each packet then
+/// meets a socket that a whole round of others has pushed out of the
+/// caches, where tokio's overflow keeps fewer sockets busy at once
+/// (MEASUREMENTS.md, "the price of serving 500 connections in turn").
 #[cfg(not(loom))]
 pub(crate) const CAPACITY: usize = 1024;
 /// Small under loom, so that the full and overflow paths are explored.
