@@ -39,6 +39,8 @@ pub mod process;
 pub mod reactor;
 #[cfg(feature = "signal")]
 pub mod signal;
+#[cfg(all(target_os = "linux", feature = "uring"))]
+mod uring;
 
 #[cfg(feature = "net")]
 pub use reactor::{Interest, Ready};

@@ -1,0 +1,251 @@
+//! `rt::fs` operations as ring submissions. Each function does what the
+//! matching `std::fs` call does, with the same flags, modes and error
+//! numbers, so that results and `io::ErrorKind`s are those of the blocking
+//! pool's path.
+//!
+//! Paths are resolved against the process's working directory
+//! (`AT_FDCWD`), as std's are. What the kernel reads or writes (the path's
+//! `CString`, the buffer, the `statx` record, the descriptor) travels in
+//! the operation's slot and comes back with its completion.
+
+use super::op::Op;
+use super::ring::Ring;
+use io_uring::{opcode, types};
+use std::ffi::CString;
+use std::fs::Metadata;
+use std::io;
+use std::os::fd::{AsRawFd, FromRawFd, OwnedFd};
+use std::os::unix::ffi::OsStrExt;
+use std::path::Path;
+use std::sync::Arc;
+
+/// The most bytes one read or write asks for: Linux's own limit per call.
+const MAX_RW: usize = 0x7fff_f000;
+
+/// `path` as the kernel takes it; a NUL inside fails as std fails it.
+fn c_path(path: &Path) -> io::Result<CString> {
+    CString::new(path.as_os_str().as_bytes()).map_err(|_| {
+        io::Error::new(
+            io::ErrorKind::InvalidInput,
+            "file name contained an unexpected NUL byte",
+        )
+    })
+}
+
+/// Closes the descriptor an `openat` returned to a dropped future.
+fn close_orphan(result: i32) {
+    if result >= 0 {
+        // SAFETY: a non-negative `openat` result is a descriptor the
+        // kernel created for this operation, which no one else received.
+        drop(unsafe { OwnedFd::from_raw_fd(result) });
+    }
+}
+
+/// Opens `path` with `open(2)` flags and mode.
+pub(crate) async fn open(
+    ring: &Arc<Ring>,
+    path: &Path,
+    flags: i32,
+    mode: u32,
+) -> io::Result<OwnedFd> {
+    let path = c_path(path)?;
+    // SAFETY: the entry points at the slot's `CString`; the descriptor it
+    // creates goes to `close_orphan` if this future is dropped.
+    let op = unsafe {
+        Op::submit_with_orphan(ring, path, close_orphan, |path| {
+            opcode::OpenAt::new(types::Fd(libc::AT_FDCWD), path.as_ptr())
+                .flags(flags | libc::O_CLOEXEC)
+                .mode(mode)
+                .build()
+        })
+    }?;
+    let fd = op.await.0?;
+    // SAFETY: a successful `openat` returns a new descriptor that this
+    // future alone received.
+    Ok(unsafe { OwnedFd::from_raw_fd(fd as i32) })
+}
+
+/// A descriptor and a buffer, lent to a read or write and given back with
+/// its result.
+type FileBuf = (OwnedFd, Vec<u8>);
+
+/// Reads into the buffer's spare capacity at `offset`; the bytes read
+/// extend its length. The outer error: the submission failed (and took
+/// the descriptor and buffer with it).
+async fn read_at(
+    ring: &Arc<Ring>,
+    file_buf: FileBuf,
+    offset: u64,
+) -> io::Result<(io::Result<usize>, FileBuf)> {
+    // SAFETY: the entry points into the spare capacity of the slot's
+    // vector, `len` bytes long, and at the slot's descriptor.
+    let op = unsafe {
+        Op::submit(ring, file_buf, |(fd, buf)| {
+            let spare = buf.spare_capacity_mut();
+            let len = spare.len().min(MAX_RW) as u32;
+            opcode::Read::new(types::Fd(fd.as_raw_fd()), spare.as_mut_ptr().cast(), len)
+                .offset(offset)
+                .build()
+        })
+    }?;
+    let (result, (fd, mut buf)) = op.await;
+    let result = result.map(|n| {
+        let n = n as usize;
+        // SAFETY: the kernel wrote `n` bytes, no more than it was given,
+        // into the spare capacity, so they are initialised.
+        unsafe { buf.set_len(buf.len() + n) };
+        n
+    });
+    Ok((result, (fd, buf)))
+}
+
+/// Writes the buffer from byte `from` on, at file offset `offset`. The
+/// outer error is that of [`read_at`].
+async fn write_at(
+    ring: &Arc<Ring>,
+    file_buf: FileBuf,
+    from: usize,
+    offset: u64,
+) -> io::Result<(io::Result<usize>, FileBuf)> {
+    // SAFETY: the entry points at initialised bytes of the slot's vector,
+    // within its length, and at the slot's descriptor.
+    let op = unsafe {
+        Op::submit(ring, file_buf, |(fd, buf)| {
+            let rest = &buf[from..];
+            let len = rest.len().min(MAX_RW) as u32;
+            opcode::Write::new(types::Fd(fd.as_raw_fd()), rest.as_ptr(), len)
+                .offset(offset)
+                .build()
+        })
+    }?;
+    let (result, file_buf) = op.await;
+    Ok((result.map(|n| n as usize), file_buf))
+}
+
+/// `std::fs::read`.
+pub(crate) async fn read(ring: &Arc<Ring>, path: &Path) -> io::Result<Vec<u8>> {
+    let fd = open(ring, path, libc::O_RDONLY, 0).await?;
+    // The size is a hint, as for std: the loop reads until end of file.
+    // `fstat` on an open descriptor does not block.
+    let file = std::fs::File::from(fd);
+    let hint = file.metadata().map(|m| m.len() as usize).unwrap_or(0);
+    let mut file_buf = (
+        OwnedFd::from(file),
+        Vec::with_capacity(hint.saturating_add(1)),
+    );
+    loop {
+        let buf = &mut file_buf.1;
+        if buf.len() == buf.capacity() {
+            buf.reserve(buf.capacity().max(32));
+        }
+        let offset = buf.len() as u64;
+        let result;
+        (result, file_buf) = read_at(ring, file_buf, offset).await?;
+        match result {
+            Ok(0) => return Ok(file_buf.1),
+            Ok(_) => {}
+            Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
+            Err(e) => return Err(e),
+        }
+    }
+}
+
+/// `std::fs::write`.
+pub(crate) async fn write(ring: &Arc<Ring>, path: &Path, contents: Vec<u8>) -> io::Result<()> {
+    let flags = libc::O_WRONLY | libc::O_CREAT | libc::O_TRUNC;
+    let fd = open(ring, path, flags, 0o666).await?;
+    let len = contents.len();
+    let mut file_buf = (fd, contents);
+    let mut written = 0;
+    while written < len {
+        let result;
+        (result, file_buf) = write_at(ring, file_buf, written, written as u64).await?;
+        match result {
+            Ok(0) => {
+                return Err(io::Error::new(
+                    io::ErrorKind::WriteZero,
+                    "failed to write whole buffer",
+                ))
+            }
+            Ok(n) => written += n,
+            Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
+            Err(e) => return Err(e),
+        }
+    }
+    Ok(())
+}
+
+/// `std::fs::metadata` (`follow`) or `std::fs::symlink_metadata`.
+///
+/// `std::fs::Metadata` has no public constructor, so the ring's `statx`
+/// does the part that may block (the path walk and reading the inode from
+/// disk) and fixes the error; std's call then repeats it inline, against
+/// the caches that `statx` just filled.
+pub(crate) async fn metadata(ring: &Arc<Ring>, path: &Path, follow: bool) -> io::Result<Metadata> {
+    let c_path = c_path(path)?;
+    let flags = libc::AT_STATX_SYNC_AS_STAT | if follow { 0 } else { libc::AT_SYMLINK_NOFOLLOW };
+    let statx = Box::new(std::mem::MaybeUninit::<libc::statx>::uninit());
+    // SAFETY: the entry points at the slot's `CString` and at its boxed
+    // `statx` record, which the kernel fills.
+    let op = unsafe {
+        Op::submit(ring, (c_path, statx), |(path, statx)| {
+            opcode::Statx::new(
+                types::Fd(libc::AT_FDCWD),
+                path.as_ptr(),
+                statx.as_mut_ptr().cast::<types::statx>(),
+            )
+            .flags(flags)
+            .mask(libc::STATX_BASIC_STATS | libc::STATX_BTIME)
+            .build()
+        })
+    }?;
+    op.await.0?;
+    if follow {
+        std::fs::metadata(path)
+    } else {
+        std::fs::symlink_metadata(path)
+    }
+}
+
+/// A path operation whose result is only success or an error.
+async fn path_op<T: Send + 'static>(
+    ring: &Arc<Ring>,
+    owned: T,
+    build: impl FnOnce(&mut T) -> io_uring::squeue::Entry,
+) -> io::Result<()> {
+    // SAFETY: every caller builds an entry that points only into `owned`
+    // (its `CString`s).
+    let op = unsafe { Op::submit(ring, owned, build) }?;
+    op.await.0.map(drop)
+}
+
+/// `std::fs::rename`.
+pub(crate) async fn rename(ring: &Arc<Ring>, from: &Path, to: &Path) -> io::Result<()> {
+    let paths = (c_path(from)?, c_path(to)?);
+    path_op(ring, paths, |(from, to)| {
+        let cwd = types::Fd(libc::AT_FDCWD);
+        opcode::RenameAt::new(cwd, from.as_ptr(), cwd, to.as_ptr()).build()
+    })
+    .await
+}
+
+/// `std::fs::remove_file` (`dir` false) or `std::fs::remove_dir`.
+pub(crate) async fn remove(ring: &Arc<Ring>, path: &Path, dir: bool) -> io::Result<()> {
+    let flags = if dir { libc::AT_REMOVEDIR } else { 0 };
+    path_op(ring, c_path(path)?, |path| {
+        opcode::UnlinkAt::new(types::Fd(libc::AT_FDCWD), path.as_ptr())
+            .flags(flags)
+            .build()
+    })
+    .await
+}
+
+/// `std::fs::create_dir`.
+pub(crate) async fn create_dir(ring: &Arc<Ring>, path: &Path) -> io::Result<()> {
+    path_op(ring, c_path(path)?, |path| {
+        opcode::MkDirAt::new(types::Fd(libc::AT_FDCWD), path.as_ptr())
+            .mode(0o777)
+            .build()
+    })
+    .await
+}
