@@ -180,7 +180,77 @@ fn errors_keep_their_kind() {
 }
 
 #[test]
+fn file_reads_writes_and_seeks_agree() {
+    use rt_io::io::{AsyncReadExt, AsyncSeekExt, AsyncWriteExt};
+    use std::io::SeekFrom;
+    on_each_driver(|| async {
+        let dir = ScratchDir::new("uring-file");
+        let path = dir.join("f");
+        let mut file = fs::File::create(&path).await.unwrap();
+        file.write_all(b"hello ").await.unwrap();
+        file.write_all(b"world").await.unwrap();
+        file.flush().await.unwrap();
+        file.sync_all().await.unwrap();
+        file.sync_data().await.unwrap();
+        drop(file);
+        assert_eq!(std::fs::read(&path).unwrap(), b"hello world");
+
+        let mut file = fs::OpenOptions::new()
+            .read(true)
+            .write(true)
+            .open(&path)
+            .await
+            .unwrap();
+        let mut five = [0; 5];
+        file.read_exact(&mut five).await.unwrap();
+        assert_eq!(&five, b"hello");
+        // A write after a read-ahead lands at the logical position.
+        file.write_all(b"_").await.unwrap();
+        assert_eq!(file.seek(SeekFrom::Start(0)).await.unwrap(), 0);
+        let mut all = String::new();
+        file.read_to_string(&mut all).await.unwrap();
+        assert_eq!(all, "hello_world");
+        assert_eq!(file.seek(SeekFrom::End(-5)).await.unwrap(), 6);
+        let mut tail = Vec::new();
+        file.read_to_end(&mut tail).await.unwrap();
+        assert_eq!(tail, b"world");
+        drop(file);
+
+        let mut log = fs::OpenOptions::new()
+            .append(true)
+            .open(&path)
+            .await
+            .unwrap();
+        log.write_all(b"!").await.unwrap();
+        log.flush().await.unwrap();
+        drop(log);
+        assert_eq!(std::fs::read(&path).unwrap(), b"hello_world!");
+
+        let large = pattern(5 << 20 | 3);
+        let mut file = fs::File::create(&path).await.unwrap();
+        file.write_all(&large).await.unwrap();
+        file.flush().await.unwrap();
+        drop(file);
+        let mut back = Vec::new();
+        fs::File::open(&path)
+            .await
+            .unwrap()
+            .read_to_end(&mut back)
+            .await
+            .unwrap();
+        assert_eq!(back, large);
+
+        let read_only = fs::File::open(&path).await.unwrap();
+        let mut read_only = read_only;
+        let err = read_only.write_all(b"x").await.and(read_only.flush().await);
+        assert_eq!(err.unwrap_err().raw_os_error(), Some(libc::EBADF));
+    });
+}
+
+#[test]
 fn on_uring_no_blocking_thread_is_started() {
+    use rt_io::io::{AsyncReadExt, AsyncSeekExt, AsyncWriteExt};
+    use std::io::SeekFrom;
     let Some(runtime) = uring_runtime() else {
         return;
     };
@@ -192,6 +262,17 @@ fn on_uring_no_blocking_thread_is_started() {
             assert_eq!(fs::read(&path).await.unwrap(), b"data");
             fs::metadata(&path).await.unwrap();
         }
+        // `File`'s reads, writes, seeks and syncs (opening stays a hop).
+        let std = std::fs::File::options().read(true).write(true).open(&path);
+        let mut file = fs::File::from_std(std.unwrap());
+        file.write_all(b"more data").await.unwrap();
+        file.flush().await.unwrap();
+        file.sync_data().await.unwrap();
+        file.seek(SeekFrom::Start(5)).await.unwrap();
+        let mut rest = String::new();
+        file.read_to_string(&mut rest).await.unwrap();
+        assert_eq!(rest, "data");
+        drop(file);
         fs::remove_file(&path).await.unwrap();
     });
     assert_eq!(runtime.metrics().num_blocking_threads(), 0);

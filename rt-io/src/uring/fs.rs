@@ -65,24 +65,31 @@ pub(crate) async fn open(
     Ok(unsafe { OwnedFd::from_raw_fd(fd as i32) })
 }
 
-/// A descriptor and a buffer, lent to a read or write and given back with
-/// its result.
-type FileBuf = (OwnedFd, Vec<u8>);
+/// A descriptor's owner and a buffer, lent to a read or write and given
+/// back with its result.
+pub(crate) type FileBuf<F> = (F, Vec<u8>);
 
-/// Reads into the buffer's spare capacity at `offset`; the bytes read
-/// extend its length. The outer error: the submission failed (and took
-/// the descriptor and buffer with it).
-async fn read_at(
+/// The offset that makes a read or write use, and advance, the file's
+/// position, as `read(2)` and `write(2)` do.
+pub(crate) const AT_POSITION: u64 = u64::MAX;
+
+/// Reads at most `max` bytes into the buffer's spare capacity at `offset`
+/// (or [`AT_POSITION`]); the bytes read extend its length. The outer
+/// error: the submission failed (and took the descriptor and buffer with
+/// it).
+pub(crate) async fn read_at<F: AsRawFd + Send + 'static>(
     ring: &Arc<Ring>,
-    file_buf: FileBuf,
+    file_buf: FileBuf<F>,
     offset: u64,
-) -> io::Result<(io::Result<usize>, FileBuf)> {
+    max: usize,
+) -> io::Result<(io::Result<usize>, FileBuf<F>)> {
     // SAFETY: the entry points into the spare capacity of the slot's
-    // vector, `len` bytes long, and at the slot's descriptor.
+    // vector, no longer than it, and at the descriptor the slot's owner
+    // keeps open.
     let op = unsafe {
         Op::submit(ring, file_buf, |(fd, buf)| {
             let spare = buf.spare_capacity_mut();
-            let len = spare.len().min(MAX_RW) as u32;
+            let len = spare.len().min(max).min(MAX_RW) as u32;
             opcode::Read::new(types::Fd(fd.as_raw_fd()), spare.as_mut_ptr().cast(), len)
                 .offset(offset)
                 .build()
@@ -99,16 +106,17 @@ async fn read_at(
     Ok((result, (fd, buf)))
 }
 
-/// Writes the buffer from byte `from` on, at file offset `offset`. The
-/// outer error is that of [`read_at`].
-async fn write_at(
+/// Writes the buffer from byte `from` on, at file offset `offset` (or
+/// [`AT_POSITION`]). The outer error is that of [`read_at`].
+pub(crate) async fn write_at<F: AsRawFd + Send + 'static>(
     ring: &Arc<Ring>,
-    file_buf: FileBuf,
+    file_buf: FileBuf<F>,
     from: usize,
     offset: u64,
-) -> io::Result<(io::Result<usize>, FileBuf)> {
+) -> io::Result<(io::Result<usize>, FileBuf<F>)> {
     // SAFETY: the entry points at initialised bytes of the slot's vector,
-    // within its length, and at the slot's descriptor.
+    // within its length, and at the descriptor the slot's owner keeps
+    // open.
     let op = unsafe {
         Op::submit(ring, file_buf, |(fd, buf)| {
             let rest = &buf[from..];
@@ -120,6 +128,46 @@ async fn write_at(
     }?;
     let (result, file_buf) = op.await;
     Ok((result.map(|n| n as usize), file_buf))
+}
+
+/// Writes all of the buffer at the file's position, as `write_all`.
+pub(crate) async fn write_all_at_position<F: AsRawFd + Send + 'static>(
+    ring: &Arc<Ring>,
+    file_buf: FileBuf<F>,
+) -> io::Result<FileBuf<F>> {
+    write_all(ring, file_buf, true).await
+}
+
+/// Writes all of the buffer, from offset 0 or (`at_position`) at the
+/// file's position.
+async fn write_all<F: AsRawFd + Send + 'static>(
+    ring: &Arc<Ring>,
+    mut file_buf: FileBuf<F>,
+    at_position: bool,
+) -> io::Result<FileBuf<F>> {
+    let len = file_buf.1.len();
+    let mut written = 0;
+    while written < len {
+        let offset = if at_position {
+            AT_POSITION
+        } else {
+            written as u64
+        };
+        let result;
+        (result, file_buf) = write_at(ring, file_buf, written, offset).await?;
+        match result {
+            Ok(0) => {
+                return Err(io::Error::new(
+                    io::ErrorKind::WriteZero,
+                    "failed to write whole buffer",
+                ))
+            }
+            Ok(n) => written += n,
+            Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
+            Err(e) => return Err(e),
+        }
+    }
+    Ok(file_buf)
 }
 
 /// `std::fs::read`.
@@ -140,7 +188,7 @@ pub(crate) async fn read(ring: &Arc<Ring>, path: &Path) -> io::Result<Vec<u8>> {
         }
         let offset = buf.len() as u64;
         let result;
-        (result, file_buf) = read_at(ring, file_buf, offset).await?;
+        (result, file_buf) = read_at(ring, file_buf, offset, usize::MAX).await?;
         match result {
             Ok(0) => return Ok(file_buf.1),
             Ok(_) => {}
@@ -154,25 +202,29 @@ pub(crate) async fn read(ring: &Arc<Ring>, path: &Path) -> io::Result<Vec<u8>> {
 pub(crate) async fn write(ring: &Arc<Ring>, path: &Path, contents: Vec<u8>) -> io::Result<()> {
     let flags = libc::O_WRONLY | libc::O_CREAT | libc::O_TRUNC;
     let fd = open(ring, path, flags, 0o666).await?;
-    let len = contents.len();
-    let mut file_buf = (fd, contents);
-    let mut written = 0;
-    while written < len {
-        let result;
-        (result, file_buf) = write_at(ring, file_buf, written, written as u64).await?;
-        match result {
-            Ok(0) => {
-                return Err(io::Error::new(
-                    io::ErrorKind::WriteZero,
-                    "failed to write whole buffer",
-                ))
-            }
-            Ok(n) => written += n,
-            Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
-            Err(e) => return Err(e),
-        }
-    }
-    Ok(())
+    write_all(ring, (fd, contents), false).await.map(drop)
+}
+
+/// `File::sync_all` (`data_only` false) or `File::sync_data`.
+pub(crate) async fn fsync<F: AsRawFd + Send + 'static>(
+    ring: &Arc<Ring>,
+    fd: F,
+    data_only: bool,
+) -> io::Result<()> {
+    let flags = if data_only {
+        types::FsyncFlags::DATASYNC
+    } else {
+        types::FsyncFlags::empty()
+    };
+    // SAFETY: the entry names the descriptor the slot's owner keeps open.
+    let op = unsafe {
+        Op::submit(ring, fd, |fd| {
+            opcode::Fsync::new(types::Fd(fd.as_raw_fd()))
+                .flags(flags)
+                .build()
+        })
+    }?;
+    op.await.0.map(drop)
 }
 
 /// `std::fs::metadata` (`follow`) or `std::fs::symlink_metadata`.

@@ -168,7 +168,6 @@ impl Ring {
         let wakers = self.lock().slots.take_wakers();
         wakers.into_iter().for_each(Waker::wake);
     }
-
 }
 
 /// Enters queued submissions without waiting for any completion. A busy
