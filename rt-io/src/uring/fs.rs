@@ -5,7 +5,7 @@
 //!
 //! Paths are resolved against the process's working directory
 //! (`AT_FDCWD`), as std's are. What the kernel reads or writes (the path's
-//! `CString`, the buffer, the `statx` record, the descriptor) travels in
+//! `CString`, the buffer, the descriptor) travels in
 //! the operation's slot and comes back with its completion.
 
 use super::op::Op;
@@ -229,34 +229,17 @@ pub(crate) async fn fsync<F: AsRawFd + Send + 'static>(
 
 /// `std::fs::metadata` (`follow`) or `std::fs::symlink_metadata`.
 ///
-/// `std::fs::Metadata` has no public constructor, so the ring's `statx`
-/// does the part that may block (the path walk and reading the inode from
-/// disk) and fixes the error; std's call then repeats it inline, against
-/// the caches that `statx` just filled.
+/// `std::fs::Metadata` has no public constructor, so the ring does the
+/// part that may block, the path walk: an `O_PATH` open (of the link
+/// itself when not following), which the kernel answers inside the
+/// submission when the dentry cache holds the path and on its worker
+/// threads otherwise, and which fails with the error numbers `stat` would
+/// give. The descriptor pins the inode, so std's `fstat` on it, inline,
+/// cannot block on the disk.
 pub(crate) async fn metadata(ring: &Arc<Ring>, path: &Path, follow: bool) -> io::Result<Metadata> {
-    let c_path = c_path(path)?;
-    let flags = libc::AT_STATX_SYNC_AS_STAT | if follow { 0 } else { libc::AT_SYMLINK_NOFOLLOW };
-    let statx = Box::new(std::mem::MaybeUninit::<libc::statx>::uninit());
-    // SAFETY: the entry points at the slot's `CString` and at its boxed
-    // `statx` record, which the kernel fills.
-    let op = unsafe {
-        Op::submit(ring, (c_path, statx), |(path, statx)| {
-            opcode::Statx::new(
-                types::Fd(libc::AT_FDCWD),
-                path.as_ptr(),
-                statx.as_mut_ptr().cast::<types::statx>(),
-            )
-            .flags(flags)
-            .mask(libc::STATX_BASIC_STATS | libc::STATX_BTIME)
-            .build()
-        })
-    }?;
-    op.await.0?;
-    if follow {
-        std::fs::metadata(path)
-    } else {
-        std::fs::symlink_metadata(path)
-    }
+    let flags = libc::O_PATH | if follow { 0 } else { libc::O_NOFOLLOW };
+    let fd = open(ring, path, flags, 0).await?;
+    std::fs::File::from(fd).metadata()
 }
 
 /// A path operation whose result is only success or an error.

@@ -2,7 +2,7 @@
 //! submission's `user_data` (the slot's index).
 //!
 //! A slot owns everything the kernel may read or write while the operation
-//! is in flight (buffers, the path's `CString`, a `statx` record), boxed so
+//! is in flight (buffers, the path's `CString`, a descriptor), boxed so
 //! that its address does not move. Its life:
 //!
 //! ```text
