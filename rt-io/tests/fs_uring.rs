@@ -116,6 +116,29 @@ fn a_large_file_takes_several_reads_and_writes() {
 }
 
 #[test]
+fn files_around_the_first_read_and_its_probe_are_read_whole() {
+    on_each_driver(|| async {
+        let dir = ScratchDir::new("uring-boundaries");
+        let path = dir.join("f");
+        let first = 16 * 1024;
+        for len in [
+            0,
+            1,
+            first - 1,
+            first,
+            first + 1,
+            first + 31,
+            first + 32,
+            first + 33,
+        ] {
+            let contents = pattern(len);
+            std::fs::write(&path, &contents).unwrap();
+            assert_eq!(fs::read(&path).await.unwrap(), contents, "{len} bytes");
+        }
+    });
+}
+
+#[test]
 fn names_directories_and_metadata_agree() {
     on_each_driver(|| async {
         let dir = ScratchDir::new("uring-names");

@@ -83,18 +83,42 @@ pub(crate) async fn read_at<F: AsRawFd + Send + 'static>(
     offset: u64,
     max: usize,
 ) -> io::Result<(io::Result<usize>, FileBuf<F>)> {
+    let op = submit_read(ring, file_buf, offset, max, true)?;
+    Ok(read_result(op).await)
+}
+
+/// Submits a read (see [`read_at`]), entering the kernel now or with the
+/// next submission.
+fn submit_read<F: AsRawFd + Send + 'static>(
+    ring: &Arc<Ring>,
+    file_buf: FileBuf<F>,
+    offset: u64,
+    max: usize,
+    enter_now: bool,
+) -> io::Result<Op<FileBuf<F>>> {
+    let build = move |(fd, buf): &mut FileBuf<F>| {
+        let spare = buf.spare_capacity_mut();
+        let len = spare.len().min(max).min(MAX_RW) as u32;
+        opcode::Read::new(types::Fd(fd.as_raw_fd()), spare.as_mut_ptr().cast(), len)
+            .offset(offset)
+            .build()
+    };
     // SAFETY: the entry points into the spare capacity of the slot's
     // vector, no longer than it, and at the descriptor the slot's owner
     // keeps open.
-    let op = unsafe {
-        Op::submit(ring, file_buf, |(fd, buf)| {
-            let spare = buf.spare_capacity_mut();
-            let len = spare.len().min(max).min(MAX_RW) as u32;
-            opcode::Read::new(types::Fd(fd.as_raw_fd()), spare.as_mut_ptr().cast(), len)
-                .offset(offset)
-                .build()
-        })
-    }?;
+    unsafe {
+        if enter_now {
+            Op::submit(ring, file_buf, build)
+        } else {
+            Op::submit_later(ring, file_buf, build)
+        }
+    }
+}
+
+/// The result of a read: the bytes it brought extend the buffer.
+async fn read_result<F: AsRawFd + Send + 'static>(
+    op: Op<FileBuf<F>>,
+) -> (io::Result<usize>, FileBuf<F>) {
     let (result, (fd, mut buf)) = op.await;
     let result = result.map(|n| {
         let n = n as usize;
@@ -103,7 +127,7 @@ pub(crate) async fn read_at<F: AsRawFd + Send + 'static>(
         unsafe { buf.set_len(buf.len() + n) };
         n
     });
-    Ok((result, (fd, buf)))
+    (result, (fd, buf))
 }
 
 /// Writes the buffer from byte `from` on, at file offset `offset` (or
@@ -170,17 +194,59 @@ async fn write_all<F: AsRawFd + Send + 'static>(
     Ok(file_buf)
 }
 
+/// Bytes the first read of a whole file asks for. A file no longer than
+/// this is read by one read and an end-of-file probe submitted together:
+/// one system call, with no `fstat` for a size hint.
+const FIRST_READ: usize = 16 * 1024;
+
+/// Bytes the end-of-file probe asks for, at offset [`FIRST_READ`].
+const PROBE: usize = 32;
+
 /// `std::fs::read`.
 pub(crate) async fn read(ring: &Arc<Ring>, path: &Path) -> io::Result<Vec<u8>> {
-    let fd = open(ring, path, libc::O_RDONLY, 0).await?;
-    // The size is a hint, as for std: the loop reads until end of file.
-    // `fstat` on an open descriptor does not block.
-    let file = std::fs::File::from(fd);
-    let hint = file.metadata().map(|m| m.len() as usize).unwrap_or(0);
-    let mut file_buf = (
-        OwnedFd::from(file),
-        Vec::with_capacity(hint.saturating_add(1)),
-    );
+    let fd = Arc::new(open(ring, path, libc::O_RDONLY, 0).await?);
+    let first = submit_read(
+        ring,
+        (fd.clone(), Vec::with_capacity(FIRST_READ)),
+        0,
+        FIRST_READ,
+        false,
+    )?;
+    let probe = submit_read(
+        ring,
+        (fd.clone(), Vec::with_capacity(PROBE)),
+        FIRST_READ as u64,
+        PROBE,
+        true,
+    )?;
+    let (first, (_, mut buf)) = read_result(first).await;
+    let (probe, (_, probe_buf)) = read_result(probe).await;
+    match (first, probe) {
+        // No longer than the first read, and nothing past it: the whole
+        // file.
+        (Ok(n), Ok(0)) if n <= FIRST_READ => return Ok(buf),
+        // Exactly as long as the first read, or longer: the probe's bytes
+        // follow on.
+        (Ok(FIRST_READ), Ok(_)) => buf.extend_from_slice(&probe_buf),
+        // Anything else (a short read, an error to retry or report) goes
+        // through the general loop from where the first read stopped.
+        (Ok(_), _) => {}
+        (Err(e), _) if e.kind() != io::ErrorKind::Interrupted => return Err(e),
+        (Err(_), _) => {}
+    }
+    read_rest(ring, fd, buf).await
+}
+
+/// Reads from the end of `buf` on until a read returns 0, with `fstat`'s
+/// size (inline: an open descriptor's `fstat` does not block) as the hint,
+/// as std's `read` does.
+async fn read_rest(ring: &Arc<Ring>, fd: Arc<OwnedFd>, mut buf: Vec<u8>) -> io::Result<Vec<u8>> {
+    let hint = std::fs::File::from(fd.try_clone()?)
+        .metadata()
+        .map(|m| m.len() as usize)
+        .unwrap_or(0);
+    buf.reserve(hint.saturating_sub(buf.len()).saturating_add(1));
+    let mut file_buf = (fd, buf);
     loop {
         let buf = &mut file_buf.1;
         if buf.len() == buf.capacity() {

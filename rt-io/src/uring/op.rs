@@ -38,6 +38,22 @@ impl<T: Send + 'static> Op<T> {
         unsafe { Op::submit_with_orphan(ring, owned, forget_result, build) }
     }
 
+    /// [`submit`](Self::submit) without entering the kernel: the next
+    /// submission enters both.
+    ///
+    /// # Safety
+    ///
+    /// That of [`submit`](Self::submit).
+    pub(crate) unsafe fn submit_later(
+        ring: &Arc<Ring>,
+        owned: T,
+        build: impl FnOnce(&mut T) -> io_uring::squeue::Entry,
+    ) -> io::Result<Op<T>> {
+        // SAFETY: the caller's contract is the ring's.
+        let index = unsafe { ring.submit(owned, forget_result, build, false) }?;
+        Ok(Op::new(ring, index))
+    }
+
     /// [`submit`](Self::submit), handing the result to `orphan` if this
     /// future is dropped before the completion.
     ///
@@ -51,13 +67,17 @@ impl<T: Send + 'static> Op<T> {
         build: impl FnOnce(&mut T) -> io_uring::squeue::Entry,
     ) -> io::Result<Op<T>> {
         // SAFETY: the caller's contract is the ring's.
-        let index = unsafe { ring.submit(owned, orphan, build) }?;
-        Ok(Op {
+        let index = unsafe { ring.submit(owned, orphan, build, true) }?;
+        Ok(Op::new(ring, index))
+    }
+
+    fn new(ring: &Arc<Ring>, index: usize) -> Op<T> {
+        Op {
             ring: ring.clone(),
             index,
             done: false,
             _owned: PhantomData,
-        })
+        }
     }
 }
 

@@ -85,6 +85,9 @@ impl Ring {
     /// (`build` takes the pointers the kernel will use), submits it and
     /// reaps what is already complete. Returns the slot's index. `orphan`
     /// receives the result if the operation's future is dropped first.
+    /// With `enter_now` false the entry is only queued: the next submission
+    /// (or the driver's next turn) enters it, so that operations submitted
+    /// together cost one system call.
     ///
     /// # Safety
     ///
@@ -96,6 +99,7 @@ impl Ring {
         owned: T,
         orphan: Orphan,
         build: impl FnOnce(&mut T) -> squeue::Entry,
+        enter_now: bool,
     ) -> io::Result<usize> {
         if self.is_shutdown.load(Ordering::Acquire) {
             return Err(rt_core::runtime::shutdown_error());
@@ -123,6 +127,9 @@ impl Ring {
                     "the io_uring submission queue is full",
                 ));
             }
+        }
+        if !enter_now {
+            return Ok(index);
         }
         enter(&mut inner_ref.uring);
         let wakers = reap(inner_ref);
