@@ -271,6 +271,21 @@ fn file_reads_writes_and_seeks_agree() {
 }
 
 #[test]
+fn after_shutdown_operations_fail_with_the_pools_error() {
+    let dir = ScratchDir::new("uring-after-shutdown");
+    let path = dir.join("f");
+    std::fs::write(&path, b"x").unwrap();
+    for kind in [IoDriverKind::Epoll, IoDriverKind::Uring] {
+        let runtime = build(kind, false, false);
+        let handle = runtime.handle().clone();
+        runtime.shutdown_timeout(std::time::Duration::from_secs(1000));
+        let err = handle.block_on(fs::read_to_string(&path)).unwrap_err();
+        assert_eq!(err.kind(), ErrorKind::Other, "{kind:?}");
+        assert_eq!(err.to_string(), "background task failed", "{kind:?}");
+    }
+}
+
+#[test]
 fn on_uring_no_blocking_thread_is_started() {
     use rt_io::io::{AsyncReadExt, AsyncSeekExt, AsyncWriteExt};
     use std::io::SeekFrom;

@@ -32,6 +32,17 @@ fn c_path(path: &Path) -> io::Result<CString> {
     })
 }
 
+/// A submission the ring refused because the runtime shut down fails as
+/// the blocking pool's path fails then, with tokio's error, which callers
+/// compare.
+fn refused(e: io::Error) -> io::Error {
+    if rt_core::runtime::is_rt_shutdown_err(&e) {
+        crate::fs::blocking::pool_failure()
+    } else {
+        e
+    }
+}
+
 /// Closes the descriptor an `openat` returned to a dropped future.
 fn close_orphan(result: i32) {
     if result >= 0 {
@@ -58,7 +69,8 @@ pub(crate) async fn open(
                 .mode(mode)
                 .build()
         })
-    }?;
+    }
+    .map_err(refused)?;
     let fd = op.await.0?;
     // SAFETY: a successful `openat` returns a new descriptor that this
     // future alone received.
@@ -113,6 +125,7 @@ fn submit_read<F: AsRawFd + Send + 'static>(
             Op::submit_later(ring, file_buf, build)
         }
     }
+    .map_err(refused)
 }
 
 /// The result of a read: the bytes it brought extend the buffer.
@@ -149,7 +162,8 @@ pub(crate) async fn write_at<F: AsRawFd + Send + 'static>(
                 .offset(offset)
                 .build()
         })
-    }?;
+    }
+    .map_err(refused)?;
     let (result, file_buf) = op.await;
     Ok((result.map(|n| n as usize), file_buf))
 }
@@ -289,7 +303,8 @@ pub(crate) async fn fsync<F: AsRawFd + Send + 'static>(
                 .flags(flags)
                 .build()
         })
-    }?;
+    }
+    .map_err(refused)?;
     op.await.0.map(drop)
 }
 
@@ -316,7 +331,7 @@ async fn path_op<T: Send + 'static>(
 ) -> io::Result<()> {
     // SAFETY: every caller builds an entry that points only into `owned`
     // (its `CString`s).
-    let op = unsafe { Op::submit(ring, owned, build) }?;
+    let op = unsafe { Op::submit(ring, owned, build) }.map_err(refused)?;
     op.await.0.map(drop)
 }
 
