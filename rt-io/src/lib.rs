@@ -16,7 +16,10 @@
 //! `signal`) adds [`process`]: child processes whose pipes the reactor
 //! drives and whose exit `SIGCHLD` reports. `net` and `fs` use rt-core's
 //! runtime (`spawn_blocking`) and turn on its `rt` feature; the traits and
-//! utilities of [`io`] do not.
+//! utilities of [`io`] do not. The `uring` feature (Linux; needs `net` and
+//! `fs`) adds an io_uring driver beside the reactor, which a runtime picks
+//! with `reactor::base_driver_for`, and on which file operations are ring
+//! submissions instead of blocking-pool hops.
 //!
 //! rt-io supports Unix targets only: file descriptors, `SIGCHLD` and Unix
 //! signals are used throughout, so a build for any other target stops here
@@ -39,6 +42,8 @@ pub mod process;
 pub mod reactor;
 #[cfg(feature = "signal")]
 pub mod signal;
+#[cfg(all(target_os = "linux", feature = "uring"))]
+mod uring;
 
 #[cfg(feature = "net")]
 pub use reactor::{Interest, Ready};

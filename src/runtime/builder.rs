@@ -1,6 +1,8 @@
 //! The facade's `Builder`: rt-core's, plus the choice of drivers (I/O,
 //! time) to stack under the scheduler, which only the facade knows.
 
+#[cfg(feature = "net")]
+use super::IoDriverKind;
 use super::{
     HistogramConfiguration, LocalOptions, LocalRuntime, RngSeed, Runtime, SlowPoll, UnhandledPanic,
 };
@@ -20,6 +22,9 @@ use std::time::Duration;
 pub struct Builder {
     inner: rt_core::runtime::Builder,
     enable_io: bool,
+    /// `None`: `RT_IO_DRIVER`, or epoll.
+    #[cfg(feature = "net")]
+    io_driver: Option<IoDriverKind>,
     /// `None`: the reactor's default.
     max_io_events_per_tick: Option<usize>,
     /// `None`: as `max_io_events_per_tick`.
@@ -39,6 +44,8 @@ impl Builder {
         Builder {
             inner: rt_core::runtime::Builder::new_current_thread(),
             enable_io: false,
+            #[cfg(feature = "net")]
+            io_driver: None,
             max_io_events_per_tick: None,
             max_io_events_per_busy_tick: None,
             enable_time: false,
@@ -56,6 +63,8 @@ impl Builder {
         Builder {
             inner: rt_core::runtime::Builder::new_multi_thread(),
             enable_io: false,
+            #[cfg(feature = "net")]
+            io_driver: None,
             max_io_events_per_tick: None,
             max_io_events_per_busy_tick: None,
             enable_time: false,
@@ -118,6 +127,31 @@ impl Builder {
     /// message naming this method.
     pub fn enable_io(&mut self) -> &mut Self {
         self.enable_io = true;
+        self
+    }
+
+    /// Which I/O driver `enable_io` installs: [`IoDriverKind::Epoll`] (the
+    /// default) or [`IoDriverKind::Uring`], with which `rt::fs` operations
+    /// are io_uring submissions instead of blocking-pool hops (Linux, the
+    /// `io-uring` feature). Without this call the `RT_IO_DRIVER`
+    /// environment variable (`uring` or `epoll`) decides, read by `build`.
+    /// A kernel that refuses io_uring gets epoll; `RuntimeMetrics::
+    /// io_driver_kind` says which one runs.
+    ///
+    /// ```
+    /// use rt::runtime::{Builder, IoDriverKind};
+    ///
+    /// let rt = Builder::new_current_thread()
+    ///     .enable_io()
+    ///     .io_driver(IoDriverKind::Uring)
+    ///     .build()
+    ///     .unwrap();
+    /// let kind = rt.metrics().io_driver_kind();
+    /// assert!(matches!(kind, Some(IoDriverKind::Uring | IoDriverKind::Epoll)));
+    /// ```
+    #[cfg(feature = "net")]
+    pub fn io_driver(&mut self, kind: IoDriverKind) -> &mut Self {
+        self.io_driver = Some(kind);
         self
     }
 
@@ -341,12 +375,16 @@ impl Builder {
     fn with_drivers(&mut self) -> io::Result<&mut rt_core::runtime::Builder> {
         #[cfg(feature = "net")]
         if self.enable_io {
+            let options = rt_io::reactor::IoDriverOptions {
+                kind: self.io_driver,
+                events_capacity: self
+                    .max_io_events_per_tick
+                    .unwrap_or(rt_io::reactor::DEFAULT_EVENTS_CAPACITY),
+                busy_events_capacity: self.max_io_events_per_busy_tick,
+                ..Default::default()
+            };
             self.inner
-                .base_driver(rt_io::reactor::base_driver_with_capacities(
-                    self.max_io_events_per_tick
-                        .unwrap_or(rt_io::reactor::DEFAULT_EVENTS_CAPACITY),
-                    self.max_io_events_per_busy_tick,
-                ));
+                .base_driver(rt_io::reactor::base_driver_for(options)?);
         }
         #[cfg(feature = "time")]
         if self.enable_time && self.multi_thread {

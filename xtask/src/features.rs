@@ -63,6 +63,8 @@ const FEATURE_SETS: &[(&str, &str)] = &[
     ("rt", "time,test-util"),
     ("rt", "net,codec"),
     ("rt", "fs,process,signal"),
+    ("rt-io", "uring"),
+    ("rt", "io-uring"),
 ];
 
 /// Runs every check, stopping at the first failure.

@@ -73,7 +73,7 @@ fn main() {
         Some("tokio-suite") => tokio_suite::tokio_suite(&args[1..]),
         _ => {
             eprintln!(
-                "usage: cargo xtask <ci | features | test | loom [CRATE] | smoke | bench [ARGS] | ecosystem [--bench [--rounds N]] [--control] [--rt-only] | valgrind [--quick] | miri [--quick] | tokio-suite [FILTER]>"
+                "usage: cargo xtask <ci | features | test | loom [CRATE] | smoke | bench [ARGS] | ecosystem [--bench [--rounds N]] [--control] [--rt-only] | valgrind [--quick] | miri [--quick] | tokio-suite [--io-driver uring|epoll] [FILTER]>"
             );
             exit(2);
         }

@@ -80,6 +80,7 @@ const WORKLOADS: &[Workload] = &[
     workload!(echo_fleet::io_tcp_echo_p99_500, Unit::Nanos, Flavor::ALL),
     workload!(fs::fs_read_files, Unit::Nanos, Flavor::ALL),
     workload!(fs::fs_write_files, Unit::Nanos, Flavor::ALL),
+    workload!(fs::fs_metadata, Unit::Nanos, Flavor::ALL),
     workload!(fs::fs_buffered_reads, Unit::Nanos, Flavor::ALL),
     workload!(fs::fs_read_dir, Unit::Nanos, Flavor::ALL),
     workload!(codec::codec_length_delimited, Unit::Nanos, Flavor::ALL),

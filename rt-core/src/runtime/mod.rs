@@ -57,7 +57,7 @@ pub use context::{assert_can_block, TryCurrentError};
 pub use driver::{
     try_current_driver_handle, with_current_driver_handle, Driver, DriverHandles, Unpark,
 };
-pub use metrics::IoDriverMetrics;
+pub use metrics::{IoDriverKind, IoDriverMetrics};
 pub use park::{ParkThread, UnparkThread};
 pub use shutdown_error::{is_rt_shutdown_err, shutdown_error};
 

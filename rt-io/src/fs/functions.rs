@@ -1,6 +1,7 @@
 //! The free functions of `rt::fs`: each runs the matching `std::fs` call on
 //! the blocking pool. Whole-file helpers (`read`, `write`, ...) do all their
-//! work in one hop.
+//! work in one hop. On a runtime with the io_uring driver, those that have
+//! an opcode are ring submissions instead (`crate::uring::fs`).
 
 use super::blocking::asyncify;
 use std::fs::{Metadata, Permissions};
@@ -9,6 +10,17 @@ use std::path::{Path, PathBuf};
 
 fn owned(path: impl AsRef<Path>) -> PathBuf {
     path.as_ref().to_owned()
+}
+
+/// Returns the result of `$op` (a `crate::uring::fs` call, which takes the
+/// ring first) when the current runtime has the io_uring driver.
+macro_rules! on_ring {
+    ($op:ident($($arg:expr),* $(,)?)) => {
+        #[cfg(all(target_os = "linux", feature = "uring"))]
+        if let Some(ring) = crate::uring::current_ring() {
+            return crate::uring::fs::$op(&ring, $($arg),*).await;
+        }
+    };
 }
 
 /// Reads the whole file at `path` into a byte vector.
@@ -29,6 +41,7 @@ fn owned(path: impl AsRef<Path>) -> PathBuf {
 /// ```
 pub async fn read(path: impl AsRef<Path>) -> io::Result<Vec<u8>> {
     let path = owned(path);
+    on_ring!(read(&path));
     asyncify(move || std::fs::read(path)).await
 }
 
@@ -40,6 +53,16 @@ pub async fn read(path: impl AsRef<Path>) -> io::Result<Vec<u8>> {
 /// not UTF-8.
 pub async fn read_to_string(path: impl AsRef<Path>) -> io::Result<String> {
     let path = owned(path);
+    #[cfg(all(target_os = "linux", feature = "uring"))]
+    if let Some(ring) = crate::uring::current_ring() {
+        let bytes = crate::uring::fs::read(&ring, &path).await?;
+        return String::from_utf8(bytes).map_err(|_| {
+            io::Error::new(
+                io::ErrorKind::InvalidData,
+                "stream did not contain valid UTF-8",
+            )
+        });
+    }
     asyncify(move || std::fs::read_to_string(path)).await
 }
 
@@ -52,6 +75,7 @@ pub async fn read_to_string(path: impl AsRef<Path>) -> io::Result<String> {
 pub async fn write(path: impl AsRef<Path>, contents: impl AsRef<[u8]>) -> io::Result<()> {
     let path = owned(path);
     let contents = contents.as_ref().to_owned();
+    on_ring!(write(&path, contents));
     asyncify(move || std::fs::write(path, contents)).await
 }
 
@@ -73,6 +97,7 @@ pub async fn copy(from: impl AsRef<Path>, to: impl AsRef<Path>) -> io::Result<u6
 /// Those of [`std::fs::rename`].
 pub async fn rename(from: impl AsRef<Path>, to: impl AsRef<Path>) -> io::Result<()> {
     let (from, to) = (owned(from), owned(to));
+    on_ring!(rename(&from, &to));
     asyncify(move || std::fs::rename(from, to)).await
 }
 
@@ -83,6 +108,7 @@ pub async fn rename(from: impl AsRef<Path>, to: impl AsRef<Path>) -> io::Result<
 /// Those of [`std::fs::remove_file`], e.g. `NotFound`.
 pub async fn remove_file(path: impl AsRef<Path>) -> io::Result<()> {
     let path = owned(path);
+    on_ring!(remove(&path, false));
     asyncify(move || std::fs::remove_file(path)).await
 }
 
@@ -93,6 +119,7 @@ pub async fn remove_file(path: impl AsRef<Path>) -> io::Result<()> {
 /// Those of [`std::fs::remove_dir`], e.g. when the directory is not empty.
 pub async fn remove_dir(path: impl AsRef<Path>) -> io::Result<()> {
     let path = owned(path);
+    on_ring!(remove(&path, true));
     asyncify(move || std::fs::remove_dir(path)).await
 }
 
@@ -114,6 +141,7 @@ pub async fn remove_dir_all(path: impl AsRef<Path>) -> io::Result<()> {
 /// missing parent, ...
 pub async fn create_dir(path: impl AsRef<Path>) -> io::Result<()> {
     let path = owned(path);
+    on_ring!(create_dir(&path));
     asyncify(move || std::fs::create_dir(path)).await
 }
 
@@ -134,6 +162,7 @@ pub async fn create_dir_all(path: impl AsRef<Path>) -> io::Result<()> {
 /// Those of [`std::fs::metadata`], e.g. `NotFound`.
 pub async fn metadata(path: impl AsRef<Path>) -> io::Result<Metadata> {
     let path = owned(path);
+    on_ring!(metadata(&path, true));
     asyncify(move || std::fs::metadata(path)).await
 }
 
@@ -144,6 +173,7 @@ pub async fn metadata(path: impl AsRef<Path>) -> io::Result<Metadata> {
 /// Those of [`std::fs::symlink_metadata`].
 pub async fn symlink_metadata(path: impl AsRef<Path>) -> io::Result<Metadata> {
     let path = owned(path);
+    on_ring!(metadata(&path, false));
     asyncify(move || std::fs::symlink_metadata(path)).await
 }
 

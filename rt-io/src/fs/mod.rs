@@ -19,7 +19,7 @@
 //! * metadata: [`metadata`], [`symlink_metadata`], [`try_exists`],
 //!   [`set_permissions`].
 
-mod blocking;
+pub(crate) mod blocking;
 mod dir_builder;
 mod file;
 mod functions;

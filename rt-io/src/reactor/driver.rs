@@ -4,7 +4,7 @@
 
 use super::handle::{IoHandle, WAKER_TOKEN};
 use super::ready::Ready;
-use super::registration_set::Resolved;
+use super::registration_set::{Resolved, RING_TOKEN};
 use super::scheduled_io::TICK_MASK;
 use rt_core::runtime::{Driver, DriverHandles, Unpark};
 use std::io;
@@ -50,6 +50,24 @@ impl IoDriver {
         Ok((driver, handle))
     }
 
+    /// Registers the eventfd a completion ring signals, so that a parked
+    /// turn wakes on completions.
+    #[cfg(all(target_os = "linux", feature = "uring"))]
+    pub(crate) fn register_ring_eventfd(&self, fd: std::os::fd::RawFd) -> io::Result<()> {
+        self.poll.registry().register(
+            &mut mio::unix::SourceFd(&fd),
+            RING_TOKEN,
+            mio::Interest::READABLE,
+        )
+    }
+
+    /// The counters the runtime's metrics report (the io_uring driver
+    /// records its kind there).
+    #[cfg(all(target_os = "linux", feature = "uring"))]
+    pub(crate) fn metrics(&self) -> &rt_core::runtime::IoDriverMetrics {
+        &self.handle.metrics
+    }
+
     fn turn(&mut self, timeout: Option<Duration>) {
         self.tick = (self.tick + 1) & TICK_MASK;
         let events = match (&mut self.busy_events, timeout) {
@@ -70,10 +88,11 @@ impl IoDriver {
         }
         // The waker's event only ended the poll: it names no resource, and
         // left in, it would miss the memo and take the set's lock on every
-        // wake from another thread.
+        // wake from another thread. So does a completion ring's eventfd:
+        // the io_uring driver reaps its ring after every turn.
         let events = events
             .iter()
-            .filter(|event| event.token() != WAKER_TOKEN)
+            .filter(|event| event.token() != WAKER_TOKEN && event.token() != RING_TOKEN)
             .map(|event| (event.token(), Ready::from_mio(event)));
         let dispatched = self
             .handle
@@ -129,11 +148,24 @@ pub fn base_driver_with_capacities(
     busy_nevents: Option<usize>,
 ) -> impl FnOnce(&mut DriverHandles) -> io::Result<Box<dyn Driver>> + Send + 'static {
     move |handles: &mut DriverHandles| {
+        let driver = IoDriver::published(nevents, busy_nevents, handles)?;
+        Ok(Box::new(driver) as Box<dyn Driver>)
+    }
+}
+
+impl IoDriver {
+    /// Creates the driver and publishes its handle and metrics in
+    /// `handles`.
+    pub(crate) fn published(
+        nevents: usize,
+        busy_nevents: Option<usize>,
+        handles: &mut DriverHandles,
+    ) -> io::Result<IoDriver> {
         let (mut driver, handle) = IoDriver::new(nevents)?;
         driver.busy_events = busy_nevents.map(|n| mio::Events::with_capacity(n.max(1)));
         handles.insert(handle.metrics.clone());
         handles.insert(handle);
-        Ok(Box::new(driver) as Box<dyn Driver>)
+        Ok(driver)
     }
 }
 

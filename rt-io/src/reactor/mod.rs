@@ -18,6 +18,7 @@ mod ready;
 mod registration;
 mod registration_set;
 mod scheduled_io;
+mod select;
 
 pub use driver::{
     base_driver, base_driver_with_capacities, base_driver_with_capacity, IoDriver,
@@ -30,6 +31,7 @@ pub use registration_set::{RegistrationSet, Resolved};
 /// shut down; rt-core owns that error.
 pub use rt_core::runtime::is_rt_shutdown_err;
 pub use scheduled_io::{Direction, Readiness, ReadyEvent, ScheduledIo, TICK_MASK};
+pub use select::{base_driver_for, requested_kind, IoDriverOptions, IO_DRIVER_ENV};
 
 pub(crate) use poll_evented::PollEvented;
 #[cfg(feature = "process")]

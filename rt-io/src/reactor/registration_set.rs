@@ -59,6 +59,11 @@ use std::sync::Arc;
 const INDEX_BITS: u32 = if usize::BITS >= 64 { 32 } else { 20 };
 const INDEX_MASK: usize = (1 << INDEX_BITS) - 1;
 const GENERATION_MASK: usize = usize::MAX >> INDEX_BITS;
+/// A token no registration carries: its index part is 0, like the waker's
+/// token, with generation 1. The io_uring driver's completion eventfd is
+/// registered under it.
+#[cfg_attr(not(all(target_os = "linux", feature = "uring")), allow(dead_code))]
+pub(super) const RING_TOKEN: mio::Token = mio::Token(1 << INDEX_BITS);
 
 /// Entries of the driver's memo; a power of two, indexed by slot, so that
 /// up to this many registrations never evict each other (16 KiB per

@@ -8,7 +8,7 @@
 mod histogram;
 mod io;
 
-pub use io::IoDriverMetrics;
+pub use io::{IoDriverKind, IoDriverMetrics};
 
 cfg_rt! {
     #[cfg(all(test, loom))]

@@ -205,6 +205,13 @@ impl RuntimeMetrics {
         self.handle.common().driver_handles.get::<IoDriverMetrics>()
     }
 
+    /// Which I/O driver the runtime runs (`None` without one): the one
+    /// asked for, or epoll when io_uring was asked for and the kernel
+    /// refused it.
+    pub fn io_driver_kind(&self) -> Option<super::IoDriverKind> {
+        self.io().map(|io| io.kind())
+    }
+
     /// I/O sources (sockets, pipes, `AsyncFd`s) registered with the
     /// reactor since the runtime started; 0 without an I/O driver.
     pub fn io_driver_fd_registered_count(&self) -> u64 {

@@ -183,6 +183,16 @@ impl Completion {
             slot: Some(slot.clone()),
         };
         let file = file.clone();
+        #[cfg(all(target_os = "linux", feature = "uring"))]
+        if let Some(ring) = crate::uring::current_ring() {
+            // The job's steps are submissions: a task of the runtime runs
+            // them, and the result travels through the slot as below.
+            drop(rt_core::task::spawn(async move {
+                let outcome = job.run_on_ring(&ring, file).await;
+                publisher.publish(outcome);
+            }));
+            return Completion { slot };
+        }
         // The join handle is dropped: the result travels through the slot.
         drop(rt_core::task::spawn_blocking(move || {
             let outcome = job.run(&file);

@@ -1,8 +1,12 @@
 //! [`File`]: an open file whose reads, writes and seeks run on the blocking
 //! pool, batched through an internal buffer so that many small operations
-//! share one hop to the pool.
+//! share one hop to the pool. On a runtime with the io_uring driver the
+//! same batches are ring submissions (`ring_job`), and `sync_all` and
+//! `sync_data` are `fsync` submissions.
 
 mod job;
+#[cfg(all(target_os = "linux", feature = "uring"))]
+mod ring_job;
 mod state;
 
 use super::blocking::asyncify;
@@ -125,6 +129,10 @@ impl File {
     pub async fn sync_all(&self) -> io::Result<()> {
         self.settle(false).await?;
         let std = self.std.clone();
+        #[cfg(all(target_os = "linux", feature = "uring"))]
+        if let Some(ring) = crate::uring::current_ring() {
+            return crate::uring::fs::fsync(&ring, std, false).await;
+        }
         asyncify(move || std.sync_all()).await
     }
 
@@ -137,6 +145,10 @@ impl File {
     pub async fn sync_data(&self) -> io::Result<()> {
         self.settle(false).await?;
         let std = self.std.clone();
+        #[cfg(all(target_os = "linux", feature = "uring"))]
+        if let Some(ring) = crate::uring::current_ring() {
+            return crate::uring::fs::fsync(&ring, std, true).await;
+        }
         asyncify(move || std.sync_data()).await
     }
 
