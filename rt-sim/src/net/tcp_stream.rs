@@ -1,0 +1,229 @@
+//! `TcpStream`: one end of a simulated TCP connection.
+
+use super::addr::ToSimAddr;
+use super::tcp::{ConnId, EndState, Packet, CLIENT};
+use crate::host::expect_current_host;
+use crate::world::{current, SimHandle};
+use rt_io::io::{AsyncRead, AsyncWrite, ReadBuf};
+use std::future::poll_fn;
+use std::io;
+use std::net::SocketAddr;
+use std::pin::Pin;
+use std::sync::Arc;
+use std::task::{Context, Poll};
+
+/// A TCP connection, as `rt::net::TcpStream`: an ordered byte stream each
+/// way, read and written through `AsyncRead` and `AsyncWrite`.
+#[derive(Debug)]
+pub struct TcpStream {
+    sim: Arc<SimHandle>,
+    conn: ConnId,
+    end: usize,
+    local: SocketAddr,
+    peer: SocketAddr,
+}
+
+fn reset() -> io::Error {
+    io::Error::new(io::ErrorKind::ConnectionReset, "connection reset by peer")
+}
+
+impl TcpStream {
+    pub(crate) fn from_end(
+        sim: Arc<SimHandle>,
+        conn: ConnId,
+        end: usize,
+        local: SocketAddr,
+        peer: SocketAddr,
+    ) -> TcpStream {
+        TcpStream {
+            sim,
+            conn,
+            end,
+            local,
+            peer,
+        }
+    }
+
+    /// Connects from the current host to `addr`: refused when nothing
+    /// listens there, waiting while a partition cuts the way.
+    ///
+    /// # Panics
+    ///
+    /// Outside a host's task in a simulation.
+    pub async fn connect(addr: impl ToSimAddr) -> io::Result<TcpStream> {
+        let remote = addr.to_sim_addr()?;
+        let host = expect_current_host();
+        let sim = current();
+        let stream = sim.with(|w| {
+            let Some(peer) = w.host_of(host, remote.ip()) else {
+                return Err(io::Error::new(
+                    io::ErrorKind::ConnectionRefused,
+                    format!("no simulated host has the address {}", remote.ip()),
+                ));
+            };
+            let remote = SocketAddr::new(w.hosts[peer].ip, remote.port());
+            let local = w.local_addr_for(host, "0.0.0.0:0".parse().unwrap(), |w, a| {
+                w.tcp.listeners.contains_key(&a)
+            })?;
+            let conn = w.tcp_open(host, local, peer, remote);
+            Ok(TcpStream::from_end(
+                sim.clone(),
+                conn,
+                CLIENT,
+                local,
+                remote,
+            ))
+        })?;
+        poll_fn(|cx| stream.poll_connected(cx)).await?;
+        Ok(stream)
+    }
+
+    fn poll_connected(&self, cx: &mut Context<'_>) -> Poll<io::Result<()>> {
+        self.sim.with(|w| {
+            let end = &mut w.tcp.conns.get_mut(&self.conn).expect("connecting").ends[self.end];
+            match end.state {
+                EndState::Connecting => {
+                    end.read_waker = Some(cx.waker().clone());
+                    Poll::Pending
+                }
+                EndState::Open => Poll::Ready(Ok(())),
+                EndState::Refused => Poll::Ready(Err(io::Error::new(
+                    io::ErrorKind::ConnectionRefused,
+                    format!("connection to {} refused", self.peer),
+                ))),
+                EndState::Reset | EndState::Closed => Poll::Ready(Err(reset())),
+            }
+        })
+    }
+
+    /// This end's address.
+    pub fn local_addr(&self) -> io::Result<SocketAddr> {
+        Ok(self.local)
+    }
+
+    /// The other end's address.
+    pub fn peer_addr(&self) -> io::Result<SocketAddr> {
+        Ok(self.peer)
+    }
+
+    /// Reads what has arrived into `buf`; `Ok` with nothing read is the end
+    /// of the stream (the peer shut its side down).
+    fn poll_read_priv(&self, cx: &mut Context<'_>, buf: &mut ReadBuf<'_>) -> Poll<io::Result<()>> {
+        self.sim.with(|w| {
+            let Some(c) = w.tcp.conns.get_mut(&self.conn) else {
+                return Poll::Ready(Err(reset()));
+            };
+            let (mine, theirs) = split(&mut c.ends, self.end);
+            if mine.state == EndState::Reset || mine.state == EndState::Closed {
+                return Poll::Ready(Err(reset()));
+            }
+            if !mine.recv.is_empty() {
+                let n = mine.recv.len().min(buf.remaining());
+                let (front, back) = mine.recv.as_slices();
+                let from_front = n.min(front.len());
+                buf.put_slice(&front[..from_front]);
+                buf.put_slice(&back[..n - from_front]);
+                mine.recv.drain(..n);
+                w.deferred.wake.extend(theirs.write_waker.take());
+                return Poll::Ready(Ok(()));
+            }
+            if mine.fin_received {
+                return Poll::Ready(Ok(()));
+            }
+            mine.read_waker = Some(cx.waker().clone());
+            Poll::Pending
+        })
+    }
+
+    fn poll_write_priv(&self, cx: &mut Context<'_>, data: &[u8]) -> Poll<io::Result<usize>> {
+        self.sim.with(|w| {
+            let capacity = w.config.tcp_buffer;
+            let Some(c) = w.tcp.conns.get_mut(&self.conn) else {
+                return Poll::Ready(Err(reset()));
+            };
+            let (mine, theirs) = split(&mut c.ends, self.end);
+            if mine.state != EndState::Open {
+                return Poll::Ready(Err(reset()));
+            }
+            if mine.fin_sent {
+                return Poll::Ready(Err(io::Error::new(
+                    io::ErrorKind::BrokenPipe,
+                    "the stream was shut down for writing",
+                )));
+            }
+            if data.is_empty() {
+                return Poll::Ready(Ok(0));
+            }
+            let room = capacity.saturating_sub(mine.in_flight + theirs.recv.len());
+            if room == 0 {
+                mine.write_waker = Some(cx.waker().clone());
+                return Poll::Pending;
+            }
+            let n = room.min(data.len());
+            w.tcp_send(self.conn, self.end, Packet::Data(data[..n].to_vec()));
+            Poll::Ready(Ok(n))
+        })
+    }
+
+    fn poll_shutdown_priv(&self) -> Poll<io::Result<()>> {
+        self.sim.with(|w| {
+            let Some(c) = w.tcp.conns.get_mut(&self.conn) else {
+                return Poll::Ready(Err(reset()));
+            };
+            let mine = &mut c.ends[self.end];
+            match mine.state {
+                EndState::Open if !mine.fin_sent => {
+                    mine.fin_sent = true;
+                    w.tcp_send(self.conn, self.end, Packet::Fin);
+                    Poll::Ready(Ok(()))
+                }
+                EndState::Open => Poll::Ready(Ok(())),
+                _ => Poll::Ready(Err(reset())),
+            }
+        })
+    }
+}
+
+/// This end and the other, both borrowed mutably.
+fn split<T>(ends: &mut [T; 2], mine: usize) -> (&mut T, &mut T) {
+    let [a, b] = ends;
+    if mine == 0 {
+        (a, b)
+    } else {
+        (b, a)
+    }
+}
+
+impl AsyncRead for TcpStream {
+    fn poll_read(
+        self: Pin<&mut Self>,
+        cx: &mut Context<'_>,
+        buf: &mut ReadBuf<'_>,
+    ) -> Poll<io::Result<()>> {
+        self.poll_read_priv(cx, buf)
+    }
+}
+
+impl AsyncWrite for TcpStream {
+    fn poll_write(
+        self: Pin<&mut Self>,
+        cx: &mut Context<'_>,
+        buf: &[u8],
+    ) -> Poll<io::Result<usize>> {
+        self.poll_write_priv(cx, buf)
+    }
+
+    fn poll_flush(self: Pin<&mut Self>, _cx: &mut Context<'_>) -> Poll<io::Result<()>> {
+        Poll::Ready(Ok(()))
+    }
+
+    fn poll_shutdown(self: Pin<&mut Self>, _cx: &mut Context<'_>) -> Poll<io::Result<()>> {
+        self.poll_shutdown_priv()
+    }
+}
+
+impl Drop for TcpStream {
+    fn drop(&mut self) {
+        self.sim.with(|w| w.tcp_release(self.conn, self.end));
+    }
+}
