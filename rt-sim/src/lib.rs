@@ -63,7 +63,6 @@ pub use faults::{
 };
 pub use host::{spawn, HostResult};
 pub use link::{Latency, LinkConfig};
-pub use rng::SimRng;
 pub use seed::{BadSeed, SEED_ENV};
 pub use sim::{Builder, Report, Sim, SimError};
 pub use trace::TraceEvent;
