@@ -354,7 +354,10 @@ impl World {
         let forget = c.ends.iter().all(|e| e.dropped && e.stalled.is_empty());
         if let Some(packet) = reply {
             self.tcp_send(conn, end, packet);
-        } else if forget {
+        }
+        if forget {
+            // Nobody holds either end: packets still in flight find no
+            // connection and vanish, as they would reach no reader.
             self.tcp.conns.remove(&conn);
         }
     }
