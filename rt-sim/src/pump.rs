@@ -53,7 +53,8 @@ impl Future for Pump {
 }
 
 impl World {
-    fn deliver(&mut self, event: Event) {
+    /// Hands `event` to the model it belongs to.
+    pub(crate) fn deliver(&mut self, event: Event) {
         match event {
             Event::Tcp {
                 conn,
