@@ -169,3 +169,40 @@ fn a_run_that_waits_forever_fails_at_the_time_limit() {
         other => panic!("expected the time limit, got {other:?}"),
     }
 }
+
+#[test]
+fn readiness_peek_and_try_methods_behave_as_rt_nets() {
+    let mut sim = Sim::builder().seed(8).tcp_buffer(4).build();
+    sim.host("server", || async {
+        let listener = TcpListener::bind("0.0.0.0:9").await?;
+        let (stream, _) = listener.accept().await?;
+        let mut buf = [0; 8];
+        assert_eq!(
+            stream.try_read(&mut buf).unwrap_err().kind(),
+            ErrorKind::WouldBlock
+        );
+        stream.readable().await?;
+        assert_eq!(stream.peek(&mut buf).await?, 4);
+        assert_eq!(stream.try_read(&mut buf)?, 4, "peek took nothing");
+        assert_eq!(&buf[..4], b"abcd");
+        // The client's buffer has room again; wait for the rest.
+        stream.readable().await?;
+        assert_eq!(stream.try_read(&mut buf)?, 2);
+        assert_eq!(&buf[..2], b"ef");
+        Ok(())
+    });
+    sim.client("client", async {
+        let stream = TcpStream::connect("server:9").await?;
+        stream.writable().await?;
+        assert_eq!(stream.try_write(b"abcdef")?, 4, "the buffer holds 4");
+        assert_eq!(
+            stream.try_write(b"ef").unwrap_err().kind(),
+            ErrorKind::WouldBlock
+        );
+        stream.writable().await?;
+        assert_eq!(stream.try_write(b"ef")?, 2);
+        rt_time::sleep(Duration::from_secs(1)).await;
+        Ok(())
+    });
+    sim.run().unwrap();
+}

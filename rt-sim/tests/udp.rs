@@ -109,3 +109,32 @@ fn a_partition_drops_datagrams_until_repaired() {
         .iter()
         .any(|e| e.what.ends_with("(partition)")));
 }
+
+#[test]
+fn a_connected_socket_talks_to_its_peer_only() {
+    let mut sim = Sim::new(25);
+    sim.host("b", || async {
+        let socket = UdpSocket::bind("0.0.0.0:53").await?;
+        socket.connect("a:5000").await?;
+        assert_eq!(socket.peer_addr()?, "10.0.0.2:5000".parse()?);
+        let mut buf = [0; 8];
+        let n = socket.recv(&mut buf).await?;
+        assert_eq!(&buf[..n], b"from a", "the stranger's datagram was dropped");
+        socket.send(b"back").await?;
+        Ok(())
+    });
+    sim.client("a", async {
+        let socket = UdpSocket::bind("0.0.0.0:5000").await?;
+        rt_sim::spawn(async {
+            let stranger = UdpSocket::bind("0.0.0.0:6000").await.unwrap();
+            stranger.send_to(b"stranger", "b:53").await.unwrap();
+        });
+        rt_time::sleep(Duration::from_millis(5)).await;
+        socket.send_to(b"from a", "b:53").await?;
+        let mut buf = [0; 8];
+        let (n, from) = socket.recv_from(&mut buf).await?;
+        assert_eq!((&buf[..n], from), (&b"back"[..], "10.0.0.1:53".parse()?));
+        Ok(())
+    });
+    sim.run().unwrap();
+}

@@ -106,9 +106,15 @@ impl TcpStream {
         Ok(self.peer)
     }
 
-    /// Reads what has arrived into `buf`; `Ok` with nothing read is the end
-    /// of the stream (the peer shut its side down).
-    fn poll_read_priv(&self, cx: &mut Context<'_>, buf: &mut ReadBuf<'_>) -> Poll<io::Result<()>> {
+    /// Copies what has arrived into `buf`, taking it from the stream when
+    /// `take`; `Ok` with nothing copied is the end of the stream (the peer
+    /// shut its side down). Registers `cx`'s waker when nothing is there.
+    fn read_with(
+        &self,
+        cx: Option<&mut Context<'_>>,
+        buf: &mut ReadBuf<'_>,
+        take: bool,
+    ) -> Poll<io::Result<()>> {
         self.sim.with(|w| {
             let Some(c) = w.tcp.conns.get_mut(&self.conn) else {
                 return Poll::Ready(Err(reset()));
@@ -123,19 +129,25 @@ impl TcpStream {
                 let from_front = n.min(front.len());
                 buf.put_slice(&front[..from_front]);
                 buf.put_slice(&back[..n - from_front]);
-                mine.recv.drain(..n);
-                w.deferred.wake.extend(theirs.write_waker.take());
+                if take && n > 0 {
+                    mine.recv.drain(..n);
+                    w.deferred.wake.extend(theirs.write_waker.take());
+                }
                 return Poll::Ready(Ok(()));
             }
             if mine.fin_received {
                 return Poll::Ready(Ok(()));
             }
-            mine.read_waker = Some(cx.waker().clone());
+            if let Some(cx) = cx {
+                mine.read_waker = Some(cx.waker().clone());
+            }
             Poll::Pending
         })
     }
 
-    fn poll_write_priv(&self, cx: &mut Context<'_>, data: &[u8]) -> Poll<io::Result<usize>> {
+    /// Writes as much of `data` as the connection's buffer has room for.
+    /// Registers `cx`'s waker when there is no room.
+    fn write_with(&self, cx: Option<&mut Context<'_>>, data: &[u8]) -> Poll<io::Result<usize>> {
         self.sim.with(|w| {
             let capacity = w.config.tcp_buffer;
             let Some(c) = w.tcp.conns.get_mut(&self.conn) else {
@@ -151,18 +163,77 @@ impl TcpStream {
                     "the stream was shut down for writing",
                 )));
             }
-            if data.is_empty() {
-                return Poll::Ready(Ok(0));
-            }
             let room = capacity.saturating_sub(mine.in_flight + theirs.recv.len());
             if room == 0 {
-                mine.write_waker = Some(cx.waker().clone());
+                if let Some(cx) = cx {
+                    mine.write_waker = Some(cx.waker().clone());
+                }
                 return Poll::Pending;
             }
             let n = room.min(data.len());
-            w.tcp_send(self.conn, self.end, Packet::Data(data[..n].to_vec()));
+            if n > 0 {
+                w.tcp_send(self.conn, self.end, Packet::Data(data[..n].to_vec()));
+            }
             Poll::Ready(Ok(n))
         })
+    }
+
+    /// Copies what has arrived into `buf` without taking it.
+    pub fn poll_peek(
+        &self,
+        cx: &mut Context<'_>,
+        buf: &mut ReadBuf<'_>,
+    ) -> Poll<io::Result<usize>> {
+        let before = buf.filled().len();
+        self.read_with(Some(cx), buf, false)
+            .map_ok(|()| buf.filled().len() - before)
+    }
+
+    /// Waits for data and copies it into `buf` without taking it.
+    pub async fn peek(&self, buf: &mut [u8]) -> io::Result<usize> {
+        let mut buf = ReadBuf::new(buf);
+        poll_fn(|cx| self.poll_peek(cx, &mut buf)).await
+    }
+
+    /// Ready when a read would not wait: data, the end of the stream or an
+    /// error is there.
+    pub fn poll_read_ready(&self, cx: &mut Context<'_>) -> Poll<io::Result<()>> {
+        self.read_with(Some(cx), &mut ReadBuf::new(&mut []), false)
+            .map(|_| Ok(()))
+    }
+
+    /// Ready when a write would not wait: there is room, or an error.
+    pub fn poll_write_ready(&self, cx: &mut Context<'_>) -> Poll<io::Result<()>> {
+        self.write_with(Some(cx), &[]).map(|_| Ok(()))
+    }
+
+    /// Waits until [`try_read`](Self::try_read) would not fail with
+    /// `WouldBlock`.
+    pub async fn readable(&self) -> io::Result<()> {
+        poll_fn(|cx| self.poll_read_ready(cx)).await
+    }
+
+    /// Waits until [`try_write`](Self::try_write) would not fail with
+    /// `WouldBlock`.
+    pub async fn writable(&self) -> io::Result<()> {
+        poll_fn(|cx| self.poll_write_ready(cx)).await
+    }
+
+    /// Reads what has arrived without waiting: `WouldBlock` when nothing has.
+    pub fn try_read(&self, buf: &mut [u8]) -> io::Result<usize> {
+        let mut buf = ReadBuf::new(buf);
+        match self.read_with(None, &mut buf, true) {
+            Poll::Ready(result) => result.map(|()| buf.filled().len()),
+            Poll::Pending => Err(io::ErrorKind::WouldBlock.into()),
+        }
+    }
+
+    /// Writes what fits without waiting: `WouldBlock` when nothing does.
+    pub fn try_write(&self, buf: &[u8]) -> io::Result<usize> {
+        match self.write_with(None, buf) {
+            Poll::Ready(result) => result,
+            Poll::Pending => Err(io::ErrorKind::WouldBlock.into()),
+        }
     }
 
     fn poll_shutdown_priv(&self) -> Poll<io::Result<()>> {
@@ -200,7 +271,7 @@ impl AsyncRead for TcpStream {
         cx: &mut Context<'_>,
         buf: &mut ReadBuf<'_>,
     ) -> Poll<io::Result<()>> {
-        self.poll_read_priv(cx, buf)
+        self.read_with(Some(cx), buf, true)
     }
 }
 
@@ -210,7 +281,7 @@ impl AsyncWrite for TcpStream {
         cx: &mut Context<'_>,
         buf: &[u8],
     ) -> Poll<io::Result<usize>> {
-        self.poll_write_priv(cx, buf)
+        self.write_with(Some(cx), buf)
     }
 
     fn poll_flush(self: Pin<&mut Self>, _cx: &mut Context<'_>) -> Poll<io::Result<()>> {

@@ -8,7 +8,7 @@ use rt_io::io::ReadBuf;
 use std::future::poll_fn;
 use std::io;
 use std::net::SocketAddr;
-use std::sync::Arc;
+use std::sync::{Arc, Mutex};
 use std::task::{Context, Poll};
 
 /// A UDP socket, as `rt::net::UdpSocket`.
@@ -18,6 +18,8 @@ pub struct UdpSocket {
     host: usize,
     addr: SocketAddr,
     id: u64,
+    /// The one peer after [`connect`](UdpSocket::connect).
+    peer: Mutex<Option<SocketAddr>>,
 }
 
 fn gone() -> io::Error {
@@ -55,7 +57,54 @@ impl UdpSocket {
             host,
             addr,
             id,
+            peer: Mutex::new(None),
         })
+    }
+
+    /// Sets the one peer that [`send`](Self::send) sends to and
+    /// [`recv`](Self::recv) receives from; datagrams from anyone else are
+    /// dropped from then on.
+    pub async fn connect(&self, addr: impl ToSimAddr) -> io::Result<()> {
+        let addr = addr.to_sim_addr()?;
+        *self.peer.lock().unwrap_or_else(|p| p.into_inner()) = Some(addr);
+        Ok(())
+    }
+
+    /// The peer set by [`connect`](Self::connect).
+    pub fn peer_addr(&self) -> io::Result<SocketAddr> {
+        self.peer().ok_or_else(|| {
+            io::Error::new(io::ErrorKind::NotConnected, "the socket is not connected")
+        })
+    }
+
+    fn peer(&self) -> Option<SocketAddr> {
+        *self.peer.lock().unwrap_or_else(|p| p.into_inner())
+    }
+
+    /// Sends `buf` to the connected peer.
+    pub fn poll_send(&self, cx: &mut Context<'_>, buf: &[u8]) -> Poll<io::Result<usize>> {
+        match self.peer_addr() {
+            Ok(peer) => self.poll_send_to(cx, buf, peer),
+            Err(error) => Poll::Ready(Err(error)),
+        }
+    }
+
+    /// Sends `buf` to the connected peer.
+    pub async fn send(&self, buf: &[u8]) -> io::Result<usize> {
+        poll_fn(|cx| self.poll_send(cx, buf)).await
+    }
+
+    /// Receives the next datagram from the connected peer into `buf`.
+    pub fn poll_recv(&self, cx: &mut Context<'_>, buf: &mut ReadBuf<'_>) -> Poll<io::Result<()>> {
+        self.peer_addr()?;
+        self.poll_recv_from(cx, buf).map_ok(|_| ())
+    }
+
+    /// Receives the next datagram from the connected peer; its length.
+    pub async fn recv(&self, buf: &mut [u8]) -> io::Result<usize> {
+        let mut buf = ReadBuf::new(buf);
+        poll_fn(|cx| self.poll_recv(cx, &mut buf)).await?;
+        Ok(buf.filled().len())
     }
 
     /// The bound address.
@@ -96,6 +145,14 @@ impl UdpSocket {
             let Some(port) = w.udp.ports.get_mut(&self.addr).filter(|p| p.id == self.id) else {
                 return Poll::Ready(Err(gone()));
             };
+            let peer = self.peer();
+            // A connected socket drops what comes from anyone else.
+            while let Some((from, _)) = port.queue.front() {
+                if peer.is_none() || peer == Some(*from) {
+                    break;
+                }
+                port.queue.pop_front();
+            }
             match port.queue.pop_front() {
                 Some((from, data)) => {
                     let n = data.len().min(buf.remaining());
