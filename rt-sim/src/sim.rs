@@ -3,11 +3,13 @@
 use crate::faults::{run_schedule, FaultSchedule};
 use crate::host::{self, factory, Factory, Host, HostResult};
 use crate::link::LinkConfig;
+use crate::net::seam::Network;
 use crate::pump::Pump;
 use crate::seed::{self, BadSeed};
 use crate::trace::TraceEvent;
 use crate::world::{NetConfig, SimHandle};
 use rt_core::runtime::{ParkThread, RngSeed};
+use rt_io::net::sim_seam::SimNet;
 use std::fmt;
 use std::future::{poll_fn, Future};
 use std::pin::Pin;
@@ -202,6 +204,7 @@ impl Sim {
             .rng_seed(RngSeed::from_u64(seed))
             .base_driver(move |handles| {
                 handles.insert(published);
+                handles.insert(Arc::new(SimNet::new(Arc::new(Network))));
                 Ok(Box::new(ParkThread::new()))
             })
             .driver_layer(rt_time::driver_layer(true))

@@ -7,6 +7,7 @@
 //! when it runs inside a simulation.
 
 mod addr;
+pub(crate) mod seam;
 pub(crate) mod tcp;
 mod tcp_listener;
 mod tcp_stream;

@@ -27,7 +27,11 @@ impl TcpListener {
     ///
     /// Outside a host's task in a simulation.
     pub async fn bind(addr: impl ToSimAddr) -> io::Result<TcpListener> {
-        let requested = addr.to_sim_addr()?;
+        TcpListener::bind_now(addr.to_sim_addr()?)
+    }
+
+    /// [`bind`](Self::bind), which never waits.
+    pub(crate) fn bind_now(requested: SocketAddr) -> io::Result<TcpListener> {
         let host = expect_current_host();
         let sim = current();
         let (addr, id) = sim.with(|w| {

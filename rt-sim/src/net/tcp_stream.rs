@@ -236,6 +236,33 @@ impl TcpStream {
         }
     }
 
+    /// The hook for `AsyncRead::poll_read`.
+    pub(crate) fn poll_read_buf(
+        &self,
+        cx: &mut Context<'_>,
+        buf: &mut ReadBuf<'_>,
+    ) -> Poll<io::Result<()>> {
+        self.read_with(Some(cx), buf, true)
+    }
+
+    /// The hook for `AsyncWrite::poll_write`.
+    pub(crate) fn poll_write_bytes(
+        &self,
+        cx: &mut Context<'_>,
+        buf: &[u8],
+    ) -> Poll<io::Result<usize>> {
+        self.write_with(Some(cx), buf)
+    }
+
+    /// Shuts the write direction down: the peer reads the end of the
+    /// stream.
+    pub(crate) fn shutdown_write(&self) -> io::Result<()> {
+        match self.poll_shutdown_priv() {
+            Poll::Ready(result) => result,
+            Poll::Pending => Ok(()),
+        }
+    }
+
     fn poll_shutdown_priv(&self) -> Poll<io::Result<()>> {
         self.sim.with(|w| {
             let Some(c) = w.tcp.conns.get_mut(&self.conn) else {
@@ -271,7 +298,7 @@ impl AsyncRead for TcpStream {
         cx: &mut Context<'_>,
         buf: &mut ReadBuf<'_>,
     ) -> Poll<io::Result<()>> {
-        self.read_with(Some(cx), buf, true)
+        self.poll_read_buf(cx, buf)
     }
 }
 
@@ -281,7 +308,7 @@ impl AsyncWrite for TcpStream {
         cx: &mut Context<'_>,
         buf: &[u8],
     ) -> Poll<io::Result<usize>> {
-        self.write_with(Some(cx), buf)
+        self.poll_write_bytes(cx, buf)
     }
 
     fn poll_flush(self: Pin<&mut Self>, _cx: &mut Context<'_>) -> Poll<io::Result<()>> {

@@ -34,7 +34,11 @@ impl UdpSocket {
     ///
     /// Outside a host's task in a simulation.
     pub async fn bind(addr: impl ToSimAddr) -> io::Result<UdpSocket> {
-        let requested = addr.to_sim_addr()?;
+        UdpSocket::bind_now(addr.to_sim_addr()?)
+    }
+
+    /// [`bind`](Self::bind), which never waits.
+    pub(crate) fn bind_now(requested: SocketAddr) -> io::Result<UdpSocket> {
         let host = expect_current_host();
         let sim = current();
         let (addr, id) = sim.with(|w| {
@@ -61,13 +65,36 @@ impl UdpSocket {
         })
     }
 
+    /// Ready when a datagram is queued (from the connected peer, once
+    /// connected), or the socket's host crashed.
+    pub fn poll_recv_ready(&self, cx: &mut Context<'_>) -> Poll<io::Result<()>> {
+        self.sim.with(|w| {
+            let Some(port) = w.udp.ports.get_mut(&self.addr).filter(|p| p.id == self.id) else {
+                return Poll::Ready(Err(gone()));
+            };
+            let peer = self.peer();
+            if port
+                .queue
+                .iter()
+                .any(|(from, _)| peer.is_none() || peer == Some(*from))
+            {
+                return Poll::Ready(Ok(()));
+            }
+            port.waker = Some(cx.waker().clone());
+            Poll::Pending
+        })
+    }
+
     /// Sets the one peer that [`send`](Self::send) sends to and
     /// [`recv`](Self::recv) receives from; datagrams from anyone else are
     /// dropped from then on.
     pub async fn connect(&self, addr: impl ToSimAddr) -> io::Result<()> {
-        let addr = addr.to_sim_addr()?;
-        *self.peer.lock().unwrap_or_else(|p| p.into_inner()) = Some(addr);
+        self.set_peer(addr.to_sim_addr()?);
         Ok(())
+    }
+
+    pub(crate) fn set_peer(&self, addr: SocketAddr) {
+        *self.peer.lock().unwrap_or_else(|p| p.into_inner()) = Some(addr);
     }
 
     /// The peer set by [`connect`](Self::connect).
