@@ -9,7 +9,7 @@
 //! incarnation number (`epoch`) rises, so nothing of the old incarnation
 //! is mistaken for the new one.
 
-use crate::world::{with_world, World};
+use crate::world::{current, try_current, with_world, SimHandle, World};
 use rt_core::task::{AbortHandle, JoinHandle};
 use std::cell::Cell;
 use std::future::Future;
@@ -99,9 +99,76 @@ thread_local! {
     static CURRENT_HOST: Cell<Option<HostId>> = const { Cell::new(None) };
 }
 
-/// The host whose task is running, if any.
+/// The host whose task is running, if any: the host an `InHost` task
+/// names, or the host a plain `rt::spawn`ed task was spawned from.
 pub(crate) fn current_host() -> Option<HostId> {
-    CURRENT_HOST.with(Cell::get)
+    CURRENT_HOST.with(Cell::get).or_else(|| {
+        let id = rt_core::task::try_id()?;
+        try_current()?.host_of_task(id)
+    })
+}
+
+/// Runs `f` with `host` named as the current host.
+fn as_host<R>(host: HostId, f: impl FnOnce() -> R) -> R {
+    struct Restore(Option<HostId>);
+    impl Drop for Restore {
+        fn drop(&mut self) {
+            CURRENT_HOST.with(|c| c.set(self.0));
+        }
+    }
+    let _restore = Restore(CURRENT_HOST.with(|c| c.replace(Some(host))));
+    f()
+}
+
+/// The runtime's spawn hook (`Builder::on_spawn`): a task spawned while a
+/// host's task runs, with `rt_sim::spawn` or plain `rt::spawn` alike,
+/// belongs to that host, and a crash aborts it.
+pub(crate) fn adopt(task: &AbortHandle) {
+    let Some(host) = current_host() else {
+        return;
+    };
+    let sim = current();
+    let finished = sim.with(|w| {
+        let mut finished = Vec::new();
+        let tasks = &mut w.hosts[host].tasks;
+        tasks.retain(|t| {
+            let done = t.is_finished();
+            if done {
+                finished.push(t.id());
+            }
+            !done
+        });
+        tasks.push(task.clone());
+        finished
+    });
+    let mut task_hosts = sim.task_hosts();
+    for id in finished {
+        task_hosts.remove(&id);
+    }
+    task_hosts.insert(task.id(), host);
+}
+
+/// The runtime's panic hook: a panic in a task of a host that `InHost`
+/// did not see (a plain `rt::spawn`ed task) fails the run too.
+pub(crate) fn report_panic(
+    sim: &SimHandle,
+    task: rt_core::task::Id,
+    panic: &(dyn std::any::Any + Send),
+) {
+    let host = sim.host_of_task(task);
+    let message = panic_message(panic);
+    sim.with(|w| {
+        if w.failure.is_some() {
+            return;
+        }
+        match host {
+            Some(host) => {
+                let name = w.hosts[host].name.clone();
+                w.fail(format!("a task of host {name} panicked: {message}"));
+            }
+            None => w.fail(format!("a task outside the hosts panicked: {message}")),
+        }
+    });
 }
 
 /// The host whose task is running.
@@ -132,9 +199,9 @@ impl<F: Future> Future for InHost<F> {
     fn poll(self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<F::Output> {
         let this = self.project();
         let host = *this.host;
-        let previous = CURRENT_HOST.with(|c| c.replace(Some(host)));
-        let result = catch_unwind(AssertUnwindSafe(|| this.future.poll(cx)));
-        CURRENT_HOST.with(|c| c.set(previous));
+        let result = as_host(host, || {
+            catch_unwind(AssertUnwindSafe(|| this.future.poll(cx)))
+        });
         match result {
             Ok(poll) => poll,
             Err(panic) => {
@@ -165,19 +232,13 @@ where
     F: Future + Send + 'static,
     F::Output: Send + 'static,
 {
-    let handle = rt_core::task::spawn(InHost { host, future });
-    let abort = handle.abort_handle();
-    with_world(|w| {
-        let tasks = &mut w.hosts[host].tasks;
-        tasks.retain(|t| !t.is_finished());
-        tasks.push(abort);
-    });
-    handle
+    // The spawn hook (`adopt`) files the task under `host`.
+    as_host(host, || rt_core::task::spawn(InHost { host, future }))
 }
 
 /// Spawns a task on the current host: it is aborted when the host crashes.
-/// Software on a host spawns its tasks with this rather than `rt::spawn`
-/// (see the crate's documentation).
+/// Plain `rt::spawn` does the same inside a host's task; this one also
+/// fails the run at once, naming the host, when the task panics.
 ///
 /// # Panics
 ///

@@ -8,7 +8,7 @@ use crate::pump::Pump;
 use crate::seed::{self, BadSeed};
 use crate::trace::TraceEvent;
 use crate::world::{NetConfig, SimHandle};
-use rt_core::runtime::{ParkThread, RngSeed};
+use rt_core::runtime::{BlockingPolicy, ParkThread, RngSeed, UnhandledPanic};
 use rt_io::net::sim_seam::SimNet;
 use std::fmt;
 use std::future::{poll_fn, Future};
@@ -202,6 +202,12 @@ impl Sim {
         let published = sim.clone();
         let runtime = rt_core::runtime::Builder::new_current_thread()
             .rng_seed(RngSeed::from_u64(seed))
+            .on_spawn(host::adopt)
+            .blocking_policy(BlockingPolicy::Inline)
+            .unhandled_panic(UnhandledPanic::callback({
+                let sim = sim.clone();
+                move |task, panic| host::report_panic(&sim, task, panic)
+            }))
             .base_driver(move |handles| {
                 handles.insert(published);
                 handles.insert(Arc::new(SimNet::new(Arc::new(Network))));

@@ -33,6 +33,10 @@ use std::time::Duration;
 #[derive(Debug)]
 pub(crate) struct SimHandle {
     world: Mutex<World>,
+    /// The host of each live task spawned with plain `rt::spawn` (or
+    /// `spawn_blocking`) from a host's task, by task id. Apart from the
+    /// world because it is read where the world may be locked.
+    task_hosts: Mutex<BTreeMap<rt_core::task::Id, HostId>>,
 }
 
 /// Something in flight through the simulated network.
@@ -138,7 +142,19 @@ impl SimHandle {
                 start: None,
                 pump_waker: None,
             }),
+            task_hosts: Mutex::new(BTreeMap::new()),
         }
+    }
+
+    /// The host a task was spawned from, if it was spawned on one.
+    pub(crate) fn host_of_task(&self, id: rt_core::task::Id) -> Option<HostId> {
+        self.task_hosts().get(&id).copied()
+    }
+
+    pub(crate) fn task_hosts(&self) -> MutexGuard<'_, BTreeMap<rt_core::task::Id, HostId>> {
+        self.task_hosts
+            .lock()
+            .unwrap_or_else(|poisoned| poisoned.into_inner())
     }
 
     fn lock(&self) -> MutexGuard<'_, World> {
@@ -169,6 +185,7 @@ impl SimHandle {
     /// between sockets (which hold this handle) and the wakers and tasks
     /// the world holds.
     pub(crate) fn clear(&self) {
+        self.task_hosts().clear();
         let taken = {
             let mut world = self.lock();
             (
@@ -195,6 +212,13 @@ pub(crate) fn current() -> Arc<SimHandle> {
         Ok(Some(handle)) => handle,
         _ => panic!("rt-sim: this must be called inside a simulation (`Sim::run`)"),
     }
+}
+
+/// The current simulation's handle, `None` outside a simulation.
+pub(crate) fn try_current() -> Option<Arc<SimHandle>> {
+    rt_core::runtime::try_current_driver_handle::<SimHandle>()
+        .ok()
+        .flatten()
 }
 
 /// Runs `f` on the current simulation's world (see [`SimHandle::with`]).

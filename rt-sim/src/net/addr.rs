@@ -66,9 +66,10 @@ fn resolve_name(name: &str) -> io::Result<IpAddr> {
     if let Ok(ip) = name.parse::<IpAddr>() {
         return Ok(ip);
     }
+    let here = (name == "localhost").then(expect_current_host);
     with_world(|w| {
-        if name == "localhost" {
-            return Ok(w.hosts[expect_current_host()].ip);
+        if let Some(host) = here {
+            return Ok(w.hosts[host].ip);
         }
         match w.hosts.iter().find(|h| h.name == name) {
             Some(host) => Ok(host.ip),
