@@ -79,3 +79,14 @@ fn spawn_blocking_runs_on_the_simulations_thread() {
     });
     sim.run().unwrap();
 }
+
+#[test]
+fn a_unix_socket_inside_a_simulation_panics_saying_it_would_leave() {
+    let mut sim = Sim::new(24);
+    sim.client("client", async {
+        let _ = rt_io::net::UnixDatagram::unbound();
+        Ok(())
+    });
+    let error = sim.run().unwrap_err().to_string();
+    assert!(error.contains("would leave the simulation"), "{error}");
+}
