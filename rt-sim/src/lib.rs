@@ -10,6 +10,12 @@
 //! duplication and reordering) between them, cut by partitions that the
 //! test or a seeded [`FaultSchedule`] opens and repairs.
 //!
+//! The hosts' software is ordinary rt code: inside a simulation,
+//! `rt::net`'s `TcpListener`, `TcpStream`, `TcpSocket`, `UdpSocket` and
+//! `lookup_host` use the simulated network, and tasks spawned with plain
+//! `rt::spawn` belong to the spawning host. [`net`] has the same socket
+//! types for code that wants to say it is simulated.
+//!
 //! Everything runs on rt's current-thread runtime with the paused clock:
 //! when no task can run, virtual time jumps to the next event. Every
 //! delivery, drop and fault goes in a trace whose hash
@@ -64,7 +70,7 @@ pub use faults::{
 };
 pub use host::{spawn, HostResult};
 pub use link::{Latency, LinkConfig};
-pub use seed::{BadSeed, SEED_ENV};
+pub use seed::BadSeed;
 pub use sim::{Builder, Report, Sim, SimError};
-pub use sweep::{sweep, SweepReport, SWEEP_ENV};
+pub use sweep::{sweep, sweep_binary, SweepReport, SEED_ENV, SWEEP_ENV};
 pub use trace::TraceEvent;

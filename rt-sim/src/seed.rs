@@ -1,11 +1,8 @@
 //! Where a simulation's seed comes from, and how a failing run tells the
 //! reader to replay it.
 
+use crate::sweep::SEED_ENV;
 use std::fmt;
-
-/// The environment variable that overrides the seed a simulation was built
-/// with, to replay a run: `RT_SIM_SEED=12345` or `RT_SIM_SEED=0x3039`.
-pub const SEED_ENV: &str = "RT_SIM_SEED";
 
 /// `RT_SIM_SEED` is set but is not a number.
 #[derive(Debug, Clone, PartialEq, Eq)]

@@ -5,10 +5,18 @@
 //! one test, with `RT_SIM_SEED` set), so a seed's run cannot be disturbed
 //! by another's panics or global state, and a failing seed found here
 //! fails the same way when replayed alone.
+//!
+//! This file needs nothing but `std`: `cargo xtask sim-sweep`, which has no
+//! dependencies, compiles it in as its own module to sweep a test binary
+//! it built.
 
-use crate::seed::SEED_ENV;
 use std::io;
+use std::path::Path;
 use std::process::{Child, Command, Stdio};
+
+/// The environment variable that overrides the seed a simulation was built
+/// with, to replay a run: `RT_SIM_SEED=12345` or `RT_SIM_SEED=0x3039`.
+pub const SEED_ENV: &str = "RT_SIM_SEED";
 
 /// Set in the processes a sweep starts, to the seed they run.
 pub const SWEEP_ENV: &str = "RT_SIM_SWEEP_SEED";
@@ -47,8 +55,22 @@ pub fn sweep(
     seeds: impl IntoIterator<Item = u64>,
     jobs: usize,
 ) -> io::Result<SweepReport> {
+    sweep_binary(&std::env::current_exe()?, test, seeds, jobs)
+}
+
+/// [`sweep`] over the test named `test` of the test binary `program`
+/// rather than the current one.
+///
+/// # Panics
+///
+/// If `jobs` is 0.
+pub fn sweep_binary(
+    program: &Path,
+    test: &str,
+    seeds: impl IntoIterator<Item = u64>,
+    jobs: usize,
+) -> io::Result<SweepReport> {
     assert!(jobs > 0, "a sweep needs at least one process at a time");
-    let program = std::env::current_exe()?;
     let mut running: Vec<(u64, Child)> = Vec::new();
     let mut report = SweepReport {
         ran: 0,
@@ -60,7 +82,7 @@ pub fn sweep(
             let (seed, child) = running.remove(0);
             finish(seed, child, &mut report)?;
         }
-        let child = Command::new(&program)
+        let child = Command::new(program)
             .args([test, "--exact", "--test-threads=1", "--quiet"])
             .env(SEED_ENV, seed.to_string())
             .env(SWEEP_ENV, seed.to_string())

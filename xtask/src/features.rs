@@ -50,6 +50,7 @@ const LIBRARY_CRATES: &[&str] = &[
     "rt-macros",
     "rt-codec",
     "rt-stream",
+    "rt-sim",
 ];
 
 /// Feature sets checked besides each crate's none and default: the
@@ -63,6 +64,7 @@ const FEATURE_SETS: &[(&str, &str)] = &[
     ("rt", "time,test-util"),
     ("rt", "net,codec"),
     ("rt", "fs,process,signal"),
+    ("rt", "sim"),
 ];
 
 /// Runs every check, stopping at the first failure.
