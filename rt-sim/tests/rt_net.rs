@@ -124,3 +124,62 @@ fn a_real_socket_cannot_join_the_simulation() {
     });
     sim.run().unwrap();
 }
+
+#[test]
+fn split_halves_and_io_copy_work_on_simulated_streams() {
+    let mut sim = Sim::new(8);
+    sim.host("server", || async {
+        let listener = TcpListener::bind("0.0.0.0:7").await?;
+        loop {
+            let (stream, _) = listener.accept().await?;
+            rt_sim::spawn(async move {
+                let (mut read, mut write) = stream.into_split();
+                rt_io::io::copy(&mut read, &mut write).await?;
+                write.shutdown().await
+            });
+        }
+    });
+    sim.client("client", async {
+        let mut stream = TcpStream::connect("server:7").await?;
+        let (mut read, mut write) = stream.split();
+        let data = vec![7u8; 200_000];
+        let send = async {
+            write.write_all(&data).await?;
+            write.shutdown().await
+        };
+        let mut back = Vec::new();
+        let (sent, received) = both(send, read.read_to_end(&mut back)).await;
+        sent?;
+        assert_eq!(received?, data.len());
+        assert_eq!(back, data);
+        Ok(())
+    });
+    sim.run().unwrap();
+}
+
+/// Both futures to completion, polled in turn on one task.
+async fn both<A: std::future::Future, B: std::future::Future>(
+    a: A,
+    b: B,
+) -> (A::Output, B::Output) {
+    let (mut a, mut b) = (std::pin::pin!(a), std::pin::pin!(b));
+    let (mut ra, mut rb) = (None, None);
+    std::future::poll_fn(|cx| {
+        if ra.is_none() {
+            if let std::task::Poll::Ready(v) = a.as_mut().poll(cx) {
+                ra = Some(v);
+            }
+        }
+        if rb.is_none() {
+            if let std::task::Poll::Ready(v) = b.as_mut().poll(cx) {
+                rb = Some(v);
+            }
+        }
+        if ra.is_some() && rb.is_some() {
+            std::task::Poll::Ready((ra.take().unwrap(), rb.take().unwrap()))
+        } else {
+            std::task::Poll::Pending
+        }
+    })
+    .await
+}
