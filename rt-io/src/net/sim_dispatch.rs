@@ -19,11 +19,12 @@ use super::TcpStream;
 use crate::io::ReadBuf;
 use crate::reactor::{Interest, Ready};
 use bytes::BufMut;
-use std::future::poll_fn;
+use std::future::{poll_fn, Future};
 use std::io;
 use std::mem::MaybeUninit;
 use std::net::{Shutdown, SocketAddr};
 use std::os::fd::RawFd;
+use std::pin::Pin;
 use std::sync::Arc;
 use std::task::{Context, Poll, Wake, Waker};
 
@@ -98,6 +99,45 @@ impl<R: Descriptor, S: ?Sized> SimOr<R, S> {
     }
 }
 
+pin_project_lite::pin_project! {
+    /// The future of an async call on a [`SimOr`]: the real socket's own
+    /// future, or the simulated one's. A plain future rather than an
+    /// `async` block around the real one: the real future is polled with
+    /// nothing but this `match` in between, not from inside a second
+    /// state machine.
+    #[project = EitherProj]
+    pub(crate) enum Either<R, S> {
+        Real { #[pin] fut: R },
+        Sim { #[pin] fut: S },
+    }
+}
+
+impl<R: Future, S: Future<Output = R::Output>> Future for Either<R, S> {
+    type Output = R::Output;
+
+    #[inline]
+    fn poll(self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<R::Output> {
+        match self.project() {
+            EitherProj::Real { fut } => fut.poll(cx),
+            EitherProj::Sim { fut } => poll_out_of_line(fut, cx),
+        }
+    }
+}
+
+/// Polls a simulated socket's future in a function of its own, so that
+/// the code of the simulated side does not weigh on the inlining of the
+/// real side's future into its caller.
+#[cold]
+#[inline(never)]
+fn poll_out_of_line<F: Future>(fut: Pin<&mut F>, cx: &mut Context<'_>) -> Poll<F::Output> {
+    fut.poll(cx)
+}
+
+/// A datagram's length and sender.
+type Received = (usize, SocketAddr);
+/// An accepted connection and its peer.
+type Accepted = (TcpStream, SocketAddr);
+
 pub(crate) type TcpIo = SimOr<StreamIo<mio::net::TcpStream>, dyn SimTcpStream>;
 pub(crate) type UdpIo = SimOr<DatagramIo<mio::net::UdpSocket>, dyn SimUdpSocket>;
 
@@ -170,20 +210,27 @@ macro_rules! sim_or_common {
                 }
             }
 
-            pub(crate) async fn ready(&self, interest: Interest) -> io::Result<Ready> {
+            pub(crate) fn ready(
+                &self,
+                interest: Interest,
+            ) -> Either<
+                impl Future<Output = io::Result<Ready>> + '_,
+                impl Future<Output = io::Result<Ready>> + '_,
+            > {
                 match self {
-                    SimOr::Real(io) => io.ready(interest).await,
-                    SimOr::Sim(sim) => {
-                        poll_fn(|cx| {
+                    SimOr::Real(io) => Either::Real {
+                        fut: io.ready(interest),
+                    },
+                    SimOr::Sim(sim) => Either::Sim {
+                        fut: poll_fn(move |cx| {
                             poll_sim_ready(
                                 cx,
                                 interest,
                                 |cx| sim.poll_read_ready(cx),
                                 |cx| sim.poll_write_ready(cx),
                             )
-                        })
-                        .await
-                    }
+                        }),
+                    },
                 }
             }
 
@@ -200,21 +247,30 @@ macro_rules! sim_or_common {
                 }
             }
 
-            pub(crate) async fn async_io<R>(
-                &self,
+            pub(crate) fn async_io<'a, R: 'a>(
+                &'a self,
                 interest: Interest,
-                mut f: impl FnMut() -> io::Result<R>,
-            ) -> io::Result<R> {
+                mut f: impl FnMut() -> io::Result<R> + 'a,
+            ) -> Either<
+                impl Future<Output = io::Result<R>> + 'a,
+                impl Future<Output = io::Result<R>> + 'a,
+            > {
                 match self {
-                    SimOr::Real(io) => io.async_io(interest, f).await,
-                    SimOr::Sim(_) => loop {
-                        self.ready(interest).await?;
-                        match f() {
-                            Err(e) if e.kind() == io::ErrorKind::WouldBlock => {
-                                rt_core::task::yield_now().await
+                    SimOr::Real(io) => Either::Real {
+                        fut: io.async_io(interest, f),
+                    },
+                    SimOr::Sim(_) => Either::Sim {
+                        fut: async move {
+                            loop {
+                                self.ready(interest).await?;
+                                match f() {
+                                    Err(e) if e.kind() == io::ErrorKind::WouldBlock => {
+                                        rt_core::task::yield_now().await
+                                    }
+                                    other => return other,
+                                }
                             }
-                            other => return other,
-                        }
+                        },
                     },
                 }
             }
@@ -324,10 +380,18 @@ impl TcpIo {
 }
 
 impl UdpIo {
-    pub(crate) async fn send(&self, buf: &[u8]) -> io::Result<usize> {
+    pub(crate) fn send<'a>(
+        &'a self,
+        buf: &'a [u8],
+    ) -> Either<
+        impl Future<Output = io::Result<usize>> + 'a,
+        impl Future<Output = io::Result<usize>> + 'a,
+    > {
         match self {
-            SimOr::Real(io) => io.send(buf).await,
-            SimOr::Sim(_) => poll_fn(|cx| self.poll_send(cx, buf)).await,
+            SimOr::Real(io) => Either::Real { fut: io.send(buf) },
+            SimOr::Sim(_) => Either::Sim {
+                fut: poll_fn(move |cx| self.poll_send(cx, buf)),
+            },
         }
     }
 
@@ -345,10 +409,21 @@ impl UdpIo {
         try_now(|cx| self.poll_send(cx, buf))
     }
 
-    pub(crate) async fn send_to(&self, buf: &[u8], target: &SocketAddr) -> io::Result<usize> {
+    pub(crate) fn send_to<'a>(
+        &'a self,
+        buf: &'a [u8],
+        target: &'a SocketAddr,
+    ) -> Either<
+        impl Future<Output = io::Result<usize>> + 'a,
+        impl Future<Output = io::Result<usize>> + 'a,
+    > {
         match self {
-            SimOr::Real(io) => io.send_to(buf, target).await,
-            SimOr::Sim(sim) => poll_fn(|cx| sim.poll_send_to(cx, buf, *target)).await,
+            SimOr::Real(io) => Either::Real {
+                fut: io.send_to(buf, target),
+            },
+            SimOr::Sim(sim) => Either::Sim {
+                fut: poll_fn(move |cx| sim.poll_send_to(cx, buf, *target)),
+            },
         }
     }
 
@@ -396,14 +471,22 @@ impl UdpIo {
         }
     }
 
-    pub(crate) async fn recv(&self, buf: &mut [u8]) -> io::Result<usize> {
+    pub(crate) fn recv<'a>(
+        &'a self,
+        buf: &'a mut [u8],
+    ) -> Either<
+        impl Future<Output = io::Result<usize>> + 'a,
+        impl Future<Output = io::Result<usize>> + 'a,
+    > {
         match self {
-            SimOr::Real(io) => io.recv(buf).await,
-            SimOr::Sim(_) => {
-                let mut buf = ReadBuf::new(buf);
-                poll_fn(|cx| self.poll_recv(cx, &mut buf)).await?;
-                Ok(buf.filled().len())
-            }
+            SimOr::Real(io) => Either::Real { fut: io.recv(buf) },
+            SimOr::Sim(_) => Either::Sim {
+                fut: async move {
+                    let mut buf = ReadBuf::new(buf);
+                    poll_fn(|cx| self.poll_recv(cx, &mut buf)).await?;
+                    Ok(buf.filled().len())
+                },
+            },
         }
     }
 
@@ -418,14 +501,24 @@ impl UdpIo {
         }
     }
 
-    pub(crate) async fn recv_from(&self, buf: &mut [u8]) -> io::Result<(usize, SocketAddr)> {
+    pub(crate) fn recv_from<'a>(
+        &'a self,
+        buf: &'a mut [u8],
+    ) -> Either<
+        impl Future<Output = io::Result<Received>> + 'a,
+        impl Future<Output = io::Result<Received>> + 'a,
+    > {
         match self {
-            SimOr::Real(io) => io.recv_from(buf).await,
-            SimOr::Sim(sim) => {
-                let mut buf = ReadBuf::new(buf);
-                let from = poll_fn(|cx| sim.poll_recv_from(cx, &mut buf)).await?;
-                Ok((buf.filled().len(), from))
-            }
+            SimOr::Real(io) => Either::Real {
+                fut: io.recv_from(buf),
+            },
+            SimOr::Sim(sim) => Either::Sim {
+                fut: async move {
+                    let mut buf = ReadBuf::new(buf);
+                    let from = poll_fn(|cx| sim.poll_recv_from(cx, &mut buf)).await?;
+                    Ok((buf.filled().len(), from))
+                },
+            },
         }
     }
 
@@ -440,13 +533,23 @@ impl UdpIo {
         }
     }
 
-    pub(crate) async fn recv_buf<B: BufMut>(&self, buf: &mut B) -> io::Result<usize> {
+    pub(crate) fn recv_buf<'a, B: BufMut>(
+        &'a self,
+        buf: &'a mut B,
+    ) -> Either<
+        impl Future<Output = io::Result<usize>> + 'a,
+        impl Future<Output = io::Result<usize>> + 'a,
+    > {
         match self {
-            SimOr::Real(io) => io.recv_buf(buf).await,
-            SimOr::Sim(_) => {
-                self.ready(Interest::READABLE).await?;
-                self.try_recv_buf(buf)
-            }
+            SimOr::Real(io) => Either::Real {
+                fut: io.recv_buf(buf),
+            },
+            SimOr::Sim(_) => Either::Sim {
+                fut: async move {
+                    self.ready(Interest::READABLE).await?;
+                    self.try_recv_buf(buf)
+                },
+            },
         }
     }
 
@@ -457,16 +560,23 @@ impl UdpIo {
         }
     }
 
-    pub(crate) async fn recv_buf_from<B: BufMut>(
-        &self,
-        buf: &mut B,
-    ) -> io::Result<(usize, SocketAddr)> {
+    pub(crate) fn recv_buf_from<'a, B: BufMut>(
+        &'a self,
+        buf: &'a mut B,
+    ) -> Either<
+        impl Future<Output = io::Result<Received>> + 'a,
+        impl Future<Output = io::Result<Received>> + 'a,
+    > {
         match self {
-            SimOr::Real(io) => io.recv_buf_from(buf).await,
-            SimOr::Sim(_) => {
-                self.ready(Interest::READABLE).await?;
-                self.try_recv_buf_from(buf)
-            }
+            SimOr::Real(io) => Either::Real {
+                fut: io.recv_buf_from(buf),
+            },
+            SimOr::Sim(_) => Either::Sim {
+                fut: async move {
+                    self.ready(Interest::READABLE).await?;
+                    self.try_recv_buf_from(buf)
+                },
+            },
         }
     }
 
@@ -493,10 +603,17 @@ impl UdpIo {
 pub(crate) type TcpListenerIo = SimOr<ListenerIo<mio::net::TcpListener>, dyn SimTcpListener>;
 
 impl TcpListenerIo {
-    pub(crate) async fn accept(&self) -> io::Result<(TcpStream, SocketAddr)> {
+    pub(crate) fn accept(
+        &self,
+    ) -> Either<
+        impl Future<Output = io::Result<Accepted>> + '_,
+        impl Future<Output = io::Result<Accepted>> + '_,
+    > {
         match self {
-            SimOr::Real(io) => io.accept().await,
-            SimOr::Sim(_) => poll_fn(|cx| self.poll_accept(cx)).await,
+            SimOr::Real(io) => Either::Real { fut: io.accept() },
+            SimOr::Sim(_) => Either::Sim {
+                fut: poll_fn(move |cx| self.poll_accept(cx)),
+            },
         }
     }
 
