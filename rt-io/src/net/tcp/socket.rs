@@ -39,7 +39,7 @@ pub struct TcpSocket {
     inner: Socket,
     /// Inside a simulation: the address given to `bind`, which the real
     /// socket never sees (it is an address of the simulated network).
-    sim_bound: std::sync::Mutex<Option<SocketAddr>>,
+    sim_bound: rt_core::loom::sync::Mutex<Option<SocketAddr>>,
 }
 
 impl TcpSocket {
@@ -65,7 +65,7 @@ impl TcpSocket {
         inner.set_nonblocking(true)?;
         Ok(TcpSocket {
             inner,
-            sim_bound: Default::default(),
+            sim_bound: rt_core::loom::sync::Mutex::new(None),
         })
     }
 
@@ -210,7 +210,7 @@ impl TcpSocket {
     pub fn from_std_stream(stream: std::net::TcpStream) -> TcpSocket {
         TcpSocket {
             inner: Socket::from(stream),
-            sim_bound: Default::default(),
+            sim_bound: rt_core::loom::sync::Mutex::new(None),
         }
     }
 }
@@ -248,7 +248,7 @@ impl FromRawFd for TcpSocket {
         let inner = unsafe { Socket::from_raw_fd(fd) };
         TcpSocket {
             inner,
-            sim_bound: Default::default(),
+            sim_bound: rt_core::loom::sync::Mutex::new(None),
         }
     }
 }
