@@ -17,6 +17,7 @@
 //! | [`io`] | rt-io | `AsyncRead`, `AsyncWrite`, their extension traits and utilities |
 //! | `stream` | rt-stream | `StreamExt`, `StreamMap`, `stream_fn`, wrappers (feature `stream`) |
 //! | `codec` | rt-codec | `Decoder`, `Encoder`, `Framed`, codecs (feature `codec`) |
+//! | `sim` | rt-sim | deterministic simulation: hosts on a simulated network in virtual time, where `net`'s sockets are simulated (feature `sim`, not in `full`) |
 //! | `select!`, `join!`, `try_join!`, `pin!`, `#[main]`, `#[test]` | rt-macros | macros |
 //!
 //! ```
@@ -60,6 +61,9 @@ pub use rt_codec as codec;
 
 #[cfg(feature = "stream")]
 pub use rt_stream as stream;
+
+#[cfg(feature = "sim")]
+pub use rt_sim as sim;
 
 #[doc(hidden)]
 pub mod macros;

@@ -4,7 +4,8 @@
 #[cfg(feature = "net")]
 use super::IoDriverKind;
 use super::{
-    HistogramConfiguration, LocalOptions, LocalRuntime, RngSeed, Runtime, SlowPoll, UnhandledPanic,
+    BlockingPolicy, HistogramConfiguration, LocalOptions, LocalRuntime, RngSeed, Runtime, SlowPoll,
+    UnhandledPanic,
 };
 use std::io;
 use std::time::Duration;
@@ -294,6 +295,23 @@ impl Builder {
         F: Fn(&SlowPoll<'_>) + Send + Sync + 'static,
     {
         self.inner.on_slow_poll(threshold, f);
+        self
+    }
+
+    /// Calls `f` with the `AbortHandle` of every task spawned on the
+    /// runtime, before it first runs (rt-core's `Builder::on_spawn`).
+    pub fn on_spawn<F>(&mut self, f: F) -> &mut Self
+    where
+        F: Fn(&crate::task::AbortHandle) + Send + Sync + 'static,
+    {
+        self.inner.on_spawn(f);
+        self
+    }
+
+    /// Where `spawn_blocking` runs its closure (default: the blocking
+    /// pool); see [`BlockingPolicy`].
+    pub fn blocking_policy(&mut self, policy: BlockingPolicy) -> &mut Self {
+        self.inner.blocking_policy(policy);
         self
     }
 

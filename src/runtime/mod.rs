@@ -19,7 +19,7 @@ pub use local_runtime::LocalRuntime;
 pub use runtime::Runtime;
 
 pub use rt_core::runtime::{
-    is_rt_shutdown_err, worker_index, EnterGuard, Handle, HistogramConfiguration, Id, IoDriverKind,
-    LocalOptions, PanicCallback, RngSeed, RuntimeFlavor, RuntimeMetrics, SlowPoll, TryCurrentError,
-    UnhandledPanic,
+    is_rt_shutdown_err, worker_index, BlockingPolicy, EnterGuard, Handle, HistogramConfiguration,
+    Id, IoDriverKind, LocalOptions, PanicCallback, RngSeed, RuntimeFlavor, RuntimeMetrics,
+    SlowPoll, TryCurrentError, UnhandledPanic,
 };

@@ -50,6 +50,7 @@ const LIBRARY_CRATES: &[&str] = &[
     "rt-macros",
     "rt-codec",
     "rt-stream",
+    "rt-sim",
 ];
 
 /// Feature sets checked besides each crate's none and default: the
@@ -65,6 +66,7 @@ const FEATURE_SETS: &[(&str, &str)] = &[
     ("rt", "fs,process,signal"),
     ("rt-io", "uring"),
     ("rt", "io-uring"),
+    ("rt", "sim"),
 ];
 
 /// Runs every check, stopping at the first failure.

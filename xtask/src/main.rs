@@ -3,8 +3,9 @@
 //! * `ci`: everything CI checks, in the order that fails fastest: format,
 //!   a scan for locks and atomics used behind the loom shim's back
 //!   (`shim_check.rs`), clippy, the feature checks, the test suite with doc
-//!   tests, the loom models, the quick valgrind run, and a smoke run of
-//!   every example and benchmark. Each test binary runs under a deadline
+//!   tests, the simulation's determinism check in release, the loom
+//!   models, the quick valgrind run, and a smoke run of every example and
+//!   benchmark. Each test binary runs under a deadline
 //!   (`RT_TEST_BINARY_DEADLINE` seconds, 300 by default): one that hangs is
 //!   killed, named, and run again on one thread to name the test that hangs.
 //! * `features`: only the feature checks: rt-sync, rt-time and rt-codec
@@ -35,6 +36,10 @@
 //!   tokio, and its smoke run on both; `--bench` also times it on both and
 //!   writes `target/bench/ecosystem.md`; `--control` times tokio against
 //!   itself (`target/bench/ecosystem-control.md`).
+//! * `sim-sweep PACKAGE TARGET TEST [--seeds N] [--first S] [--jobs J]
+//!   [--release]`: one simulated test over many seeds in parallel
+//!   processes (rt-sim's sweep); names the failing seeds and their replay
+//!   commands.
 
 use std::env;
 use std::process::exit;
@@ -49,6 +54,7 @@ mod libtest;
 mod loom;
 mod miri;
 mod shim_check;
+mod sim_sweep;
 mod smoke;
 mod test_binaries;
 mod tokio_suite;
@@ -71,9 +77,10 @@ fn main() {
         Some("valgrind") => valgrind::valgrind(&args[1..]),
         Some("miri") => miri::miri(&args[1..]),
         Some("tokio-suite") => tokio_suite::tokio_suite(&args[1..]),
+        Some("sim-sweep") => sim_sweep::sim_sweep(&args[1..]),
         _ => {
             eprintln!(
-                "usage: cargo xtask <ci | features | test | loom [CRATE] | smoke | bench [ARGS] | ecosystem [--bench [--rounds N]] [--control] [--rt-only] | valgrind [--quick] | miri [--quick] | tokio-suite [--io-driver uring|epoll] [FILTER]>"
+                "usage: cargo xtask <ci | features | test | loom [CRATE] | smoke | bench [ARGS] | ecosystem [--bench [--rounds N]] [--control] [--rt-only] | valgrind [--quick] | miri [--quick] | tokio-suite [--io-driver uring|epoll] [FILTER] | sim-sweep PACKAGE TARGET TEST [--seeds N] [--first S] [--jobs J] [--release]>"
             );
             exit(2);
         }
@@ -104,6 +111,14 @@ fn ci() -> Result<(), String> {
     // Every feature on: the optional adapters (rt-io `compat`, rt-stream
     // `signal`) have tests of their own.
     deadline::workspace_tests()?;
+    // The simulation's determinism in the release profile too: the test
+    // runs its scenario in two fresh processes and compares the trace
+    // hash with the one pinned for every profile (the debug run is part
+    // of the workspace tests above).
+    cargo(
+        &["test", "-p", "rt-sim", "--release", "--test", "determinism"],
+        &[],
+    )?;
     loom(None)?;
     valgrind::valgrind(&["--quick".to_string()])?;
     smoke()?;

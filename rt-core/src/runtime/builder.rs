@@ -10,6 +10,7 @@ use super::park::ParkThread;
 use super::scheduler::multi_thread;
 use super::scheduler::{self, current_thread, Common};
 use super::slow_poll::{SlowPoll, SlowPollHook};
+use super::spawn_policy::{BlockingPolicy, SpawnHook};
 use super::{Callback, Handle, LocalOptions, LocalRuntime, Runtime, UnhandledPanic};
 use crate::task::coop::DEFAULT_BUDGET;
 use crate::util::rng::{self, SeedGenerator};
@@ -50,6 +51,8 @@ pub struct Builder {
     slow_poll: Option<SlowPollHook>,
     poll_histogram: Option<HistogramConfiguration>,
     poll_histogram_enabled: bool,
+    on_spawn: Option<SpawnHook>,
+    blocking: BlockingPolicy,
     base_driver: Option<BaseDriverFactory>,
     driver_layers: Vec<DriverLayerFactory>,
 }
@@ -131,6 +134,8 @@ impl Builder {
             slow_poll: None,
             poll_histogram: None,
             poll_histogram_enabled: false,
+            on_spawn: None,
+            blocking: BlockingPolicy::Pool,
             base_driver: None,
             driver_layers: Vec::new(),
         }
@@ -320,6 +325,58 @@ impl Builder {
         self
     }
 
+    /// Calls `f` with the [`AbortHandle`](crate::task::AbortHandle) of
+    /// every task spawned on this runtime (blocking closures run on the
+    /// pool are not tasks), on the spawning thread, before the task first
+    /// runs. A simulation uses it to give a task the host of the task that
+    /// spawned it.
+    ///
+    /// ```
+    /// use std::sync::atomic::{AtomicUsize, Ordering};
+    /// use std::sync::Arc;
+    ///
+    /// let spawned = Arc::new(AtomicUsize::new(0));
+    /// let counter = spawned.clone();
+    /// let rt = rt_core::runtime::Builder::new_current_thread()
+    ///     .on_spawn(move |_| {
+    ///         counter.fetch_add(1, Ordering::Relaxed);
+    ///     })
+    ///     .build()
+    ///     .unwrap();
+    /// rt.block_on(async { rt_core::spawn(async {}).await.unwrap() });
+    /// assert_eq!(spawned.load(Ordering::Relaxed), 1);
+    /// ```
+    pub fn on_spawn<F>(&mut self, f: F) -> &mut Self
+    where
+        F: Fn(&crate::task::AbortHandle) + Send + Sync + 'static,
+    {
+        self.on_spawn = Some(Arc::new(f));
+        self
+    }
+
+    /// Where `spawn_blocking` runs its closure (default: the blocking
+    /// pool). See [`BlockingPolicy`].
+    ///
+    /// ```
+    /// use rt_core::runtime::{BlockingPolicy, Builder};
+    ///
+    /// let rt = Builder::new_current_thread()
+    ///     .blocking_policy(BlockingPolicy::Inline)
+    ///     .build()
+    ///     .unwrap();
+    /// let here = std::thread::current().id();
+    /// let ran_on = rt.block_on(async {
+    ///     rt_core::task::spawn_blocking(|| std::thread::current().id())
+    ///         .await
+    ///         .unwrap()
+    /// });
+    /// assert_eq!(ran_on, here);
+    /// ```
+    pub fn blocking_policy(&mut self, policy: BlockingPolicy) -> &mut Self {
+        self.blocking = policy;
+        self
+    }
+
     /// Counts task poll durations into a histogram per worker, read through
     /// [`RuntimeMetrics`](super::RuntimeMetrics) (off by default: it reads
     /// the clock twice per poll).
@@ -452,6 +509,8 @@ impl Builder {
                 slow_poll: self.slow_poll.clone(),
                 poll_histogram,
                 measure_polls: self.slow_poll.is_some() || poll_histogram.is_some(),
+                on_spawn: self.on_spawn.clone(),
+                blocking: self.blocking,
             },
         };
         let handle = match self.kind {
@@ -499,6 +558,7 @@ impl fmt::Debug for Builder {
             .field("seed", &self.seed)
             .field("unhandled_panic", &self.unhandled_panic)
             .field("budget", &self.budget)
+            .field("blocking", &self.blocking)
             .finish_non_exhaustive()
     }
 }

@@ -2,6 +2,7 @@
 
 use super::metrics::HistogramConfiguration;
 use super::slow_poll::SlowPollHook;
+use super::spawn_policy::{BlockingPolicy, SpawnHook};
 use super::{Callback, RngSeed, UnhandledPanic};
 
 pub(crate) struct Config {
@@ -33,4 +34,8 @@ pub(crate) struct Config {
     /// detection or the histogram is on. Kept as one flag, worked out at
     /// build, because every task poll reads it.
     pub(crate) measure_polls: bool,
+    /// Called with each task spawned, if set.
+    pub(crate) on_spawn: Option<SpawnHook>,
+    /// Where `spawn_blocking` runs its closure.
+    pub(crate) blocking: BlockingPolicy,
 }

@@ -71,6 +71,7 @@ cfg_rt! {
     mod runtime;
     pub(crate) mod scheduler;
     mod slow_poll;
+    mod spawn_policy;
     mod unhandled_panic;
 
     pub use builder::{Builder, RngSeed};
@@ -80,6 +81,7 @@ cfg_rt! {
     pub use metrics::{HistogramConfiguration, RuntimeMetrics};
     pub use runtime::{Runtime, RuntimeFlavor};
     pub use slow_poll::SlowPoll;
+    pub use spawn_policy::BlockingPolicy;
     pub use unhandled_panic::{PanicCallback, UnhandledPanic};
 
     /// The index of the runtime worker the calling thread is, as

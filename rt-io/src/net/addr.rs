@@ -117,11 +117,15 @@ impl<T: ToSocketAddrsPriv + ?Sized> ToSocketAddrsPriv for &T {
     }
 }
 
-/// Resolves `addr`, on the blocking pool when it names a host.
+/// Resolves `addr`, on the blocking pool when it names a host (inside a
+/// simulation, among the simulation's hosts).
 pub(crate) async fn resolve(addr: impl ToSocketAddrs) -> io::Result<Vec<SocketAddr>> {
     match addr.resolution() {
         Resolution::Ready(result) => result,
         Resolution::Lookup(host) => {
+            if let Some(sim) = crate::net::sim_seam::current() {
+                return sim.network().resolve(&host);
+            }
             let lookup = rt_core::task::spawn_blocking(move || {
                 std::net::ToSocketAddrs::to_socket_addrs(&host).map(|it| it.collect::<Vec<_>>())
             });

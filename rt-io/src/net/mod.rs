@@ -13,6 +13,8 @@ mod datagram;
 mod fd;
 mod fill;
 mod halves;
+mod sim_dispatch;
+pub mod sim_seam;
 mod socket_io;
 mod sockopt;
 mod stream_io;

@@ -6,6 +6,8 @@ use crate::io::ReadBuf;
 use crate::net::addr::{each_addr, resolve, ToSocketAddrs};
 use crate::net::datagram::{datagram_api, DatagramIo};
 use crate::net::fill::poll_fill;
+use crate::net::sim_dispatch::{SimOr, UdpIo};
+use crate::net::sim_seam;
 use crate::reactor::Interest;
 use bytes::BufMut;
 use std::io;
@@ -37,13 +39,18 @@ use std::task::{Context, Poll};
 /// ```
 #[derive(Debug)]
 pub struct UdpSocket {
-    io: DatagramIo<mio::net::UdpSocket>,
+    io: UdpIo,
 }
 
 impl UdpSocket {
     /// Binds to `addr`, trying each resolved address in order.
     pub async fn bind<A: ToSocketAddrs>(addr: A) -> io::Result<UdpSocket> {
         each_addr(addr, |addr| async move {
+            if let Some(sim) = sim_seam::current() {
+                return Ok(UdpSocket {
+                    io: SimOr::Sim(sim.network().udp_bind(addr)?),
+                });
+            }
             UdpSocket::new(mio::net::UdpSocket::bind(addr)?)
         })
         .await
@@ -52,7 +59,7 @@ impl UdpSocket {
     #[track_caller]
     fn new(sys: mio::net::UdpSocket) -> io::Result<UdpSocket> {
         Ok(UdpSocket {
-            io: DatagramIo::new(sys)?,
+            io: SimOr::Real(DatagramIo::new(sys)?),
         })
     }
 
@@ -63,6 +70,7 @@ impl UdpSocket {
     /// Outside a runtime with I/O enabled.
     #[track_caller]
     pub fn from_std(socket: std::net::UdpSocket) -> io::Result<UdpSocket> {
+        sim_seam::refuse_inside("UdpSocket::from_std")?;
         socket.set_nonblocking(true)?;
         UdpSocket::new(mio::net::UdpSocket::from_std(socket))
     }
@@ -77,18 +85,30 @@ impl UdpSocket {
 
     /// The local address.
     pub fn local_addr(&self) -> io::Result<SocketAddr> {
+        if let Some(sim) = self.io.sim() {
+            return sim.local_addr();
+        }
         self.sys().local_addr()
     }
 
     /// The connected peer's address.
     pub fn peer_addr(&self) -> io::Result<SocketAddr> {
+        if let Some(sim) = self.io.sim() {
+            return sim.peer_addr();
+        }
         self.sys().peer_addr()
     }
 
     /// Connects to the first resolved address that the OS accepts: `send`
     /// and `recv` then use that peer, and datagrams from others are dropped.
     pub async fn connect<A: ToSocketAddrs>(&self, addr: A) -> io::Result<()> {
-        each_addr(addr, |addr| async move { self.sys().connect(addr) }).await
+        each_addr(addr, |addr| async move {
+            if let Some(sim) = self.io.sim() {
+                return sim.connect(addr);
+            }
+            self.sys().connect(addr)
+        })
+        .await
     }
 
     /// Polls a [`peek`](Self::peek) into the unfilled part of `buf`: the

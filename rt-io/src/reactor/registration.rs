@@ -34,9 +34,23 @@ pub(crate) struct Registration {
 pub(crate) fn current_handle() -> Arc<IoHandle> {
     match try_current_driver_handle::<IoHandle>() {
         Ok(Some(io)) => io,
-        Ok(None) => panic!("{IO_DISABLED}"),
+        Ok(None) => no_reactor(),
         Err(e) => panic!("{e}"),
     }
+}
+
+/// A runtime without a reactor: a simulation (whose sockets never come
+/// here) or one built without I/O.
+#[cold]
+#[track_caller]
+fn no_reactor() -> ! {
+    if crate::net::sim_seam::current().is_some() {
+        panic!(
+            "rt::net: this resource would leave the simulation: Unix sockets, AsyncFd and \
+             other real descriptors have no simulated form"
+        );
+    }
+    panic!("{IO_DISABLED}")
 }
 
 impl Registration {

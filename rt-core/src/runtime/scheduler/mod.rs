@@ -12,6 +12,7 @@ use super::config::Config;
 use super::driver::{DriverHandles, Unpark};
 use super::metrics::WorkerMetrics;
 use super::slow_poll::SlowPoll;
+use super::BlockingPolicy;
 use super::UnhandledPanic;
 use crate::loom::sync::atomic::Ordering;
 use crate::task::dump::Dump;
@@ -178,11 +179,15 @@ impl Handle {
         F: Future + Send + 'static,
         F::Output: Send + 'static,
     {
-        match self {
+        let join = match self {
             Handle::CurrentThread(h) => current_thread::Handle::spawn(h, future, id, origin),
             #[cfg(feature = "rt-multi-thread")]
             Handle::MultiThread(h) => multi_thread::Handle::spawn(h, future, id, origin),
+        };
+        if let Some(hook) = &self.common().config.on_spawn {
+            hook(&join.abort_handle());
         }
+        join
     }
 
     #[track_caller]
@@ -191,6 +196,10 @@ impl Handle {
         F: FnOnce() -> R + Send + 'static,
         R: Send + 'static,
     {
+        if self.common().config.blocking == BlockingPolicy::Inline {
+            let origin = Origin::new(Location::caller(), None);
+            return self.spawn_with_origin(async move { func() }, Id::next(), origin);
+        }
         self.common().blocking.spawn_blocking(self, func)
     }
 }

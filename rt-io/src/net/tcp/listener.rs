@@ -4,6 +4,8 @@ use super::socket::TcpSocket;
 use super::stream::TcpStream;
 use crate::net::accept::ListenerIo;
 use crate::net::addr::{each_addr, ToSocketAddrs};
+use crate::net::sim_dispatch::{SimOr, TcpListenerIo};
+use crate::net::sim_seam;
 use std::io;
 use std::net::SocketAddr;
 use std::os::fd::FromRawFd;
@@ -33,7 +35,7 @@ const DEFAULT_BACKLOG: u32 = 1024;
 /// ```
 #[derive(Debug)]
 pub struct TcpListener {
-    io: ListenerIo<mio::net::TcpListener>,
+    io: TcpListenerIo,
 }
 
 impl TcpListener {
@@ -41,6 +43,9 @@ impl TcpListener {
     /// a free port; see [`local_addr`](Self::local_addr).
     pub async fn bind<A: ToSocketAddrs>(addr: A) -> io::Result<TcpListener> {
         each_addr(addr, |addr| async move {
+            if let Some(sim) = sim_seam::current() {
+                return TcpListener::bind_sim(&sim, addr);
+            }
             let socket = TcpSocket::new_for_addr(addr)?;
             socket.set_reuseaddr(true)?;
             socket.bind(addr)?;
@@ -52,7 +57,14 @@ impl TcpListener {
     #[track_caller]
     pub(crate) fn new(sys: mio::net::TcpListener) -> io::Result<TcpListener> {
         Ok(TcpListener {
-            io: ListenerIo::new(sys)?,
+            io: SimOr::Real(ListenerIo::new(sys)?),
+        })
+    }
+
+    /// Listens on `addr` of the simulated network `sim`.
+    pub(crate) fn bind_sim(sim: &sim_seam::SimNet, addr: SocketAddr) -> io::Result<TcpListener> {
+        Ok(TcpListener {
+            io: SimOr::Sim(sim.network().tcp_bind(addr)?),
         })
     }
 
@@ -73,6 +85,7 @@ impl TcpListener {
     /// Outside a runtime with I/O enabled.
     #[track_caller]
     pub fn from_std(listener: std::net::TcpListener) -> io::Result<TcpListener> {
+        sim_seam::refuse_inside("TcpListener::from_std")?;
         listener.set_nonblocking(true)?;
         TcpListener::new(mio::net::TcpListener::from_std(listener))
     }
@@ -87,7 +100,7 @@ impl TcpListener {
 
     /// The local address the listener is bound to.
     pub fn local_addr(&self) -> io::Result<SocketAddr> {
-        self.io.source().local_addr()
+        self.io.local_addr()
     }
 
     /// The IP time-to-live of accepted connections' packets.

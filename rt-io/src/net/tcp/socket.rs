@@ -3,6 +3,7 @@
 
 use super::listener::TcpListener;
 use super::stream::TcpStream;
+use crate::net::sim_seam;
 use socket2::{Domain, Protocol, SockRef, Socket, Type};
 use std::io;
 use std::net::SocketAddr;
@@ -36,6 +37,9 @@ const EINPROGRESS: i32 = 36;
 #[derive(Debug)]
 pub struct TcpSocket {
     inner: Socket,
+    /// Inside a simulation: the address given to `bind`, which the real
+    /// socket never sees (it is an address of the simulated network).
+    sim_bound: rt_core::loom::sync::Mutex<Option<SocketAddr>>,
 }
 
 impl TcpSocket {
@@ -59,7 +63,10 @@ impl TcpSocket {
     fn new(domain: Domain) -> io::Result<TcpSocket> {
         let inner = Socket::new(domain, Type::STREAM, Some(Protocol::TCP))?;
         inner.set_nonblocking(true)?;
-        Ok(TcpSocket { inner })
+        Ok(TcpSocket {
+            inner,
+            sim_bound: rt_core::loom::sync::Mutex::new(None),
+        })
     }
 
     /// Sets `SO_REUSEADDR`.
@@ -153,11 +160,20 @@ impl TcpSocket {
 
     /// Binds to `addr`.
     pub fn bind(&self, addr: SocketAddr) -> io::Result<()> {
+        if sim_seam::current().is_some() {
+            *self.sim_bound.lock().unwrap_or_else(|p| p.into_inner()) = Some(addr);
+            return Ok(());
+        }
         self.inner.bind(&addr.into())
     }
 
     /// Connects to `addr` and waits for the handshake.
     pub async fn connect(self, addr: SocketAddr) -> io::Result<TcpStream> {
+        if let Some(sim) = sim_seam::current() {
+            // The simulation picks the local address.
+            let stream = sim.network().tcp_connect(addr).await?;
+            return Ok(TcpStream::from_sim(stream));
+        }
         match self.inner.connect(&addr.into()) {
             Ok(()) => {}
             Err(e) if e.raw_os_error() == Some(EINPROGRESS) => {}
@@ -177,6 +193,11 @@ impl TcpSocket {
     /// Outside a runtime with I/O enabled.
     #[track_caller]
     pub fn listen(self, backlog: u32) -> io::Result<TcpListener> {
+        if let Some(sim) = sim_seam::current() {
+            let bound = *self.sim_bound.lock().unwrap_or_else(|p| p.into_inner());
+            let addr = bound.unwrap_or_else(|| SocketAddr::from(([0, 0, 0, 0], 0)));
+            return TcpListener::bind_sim(&sim, addr);
+        }
         let backlog = backlog.min(i32::MAX as u32) as i32;
         self.inner.listen(backlog)?;
         let fd = self.inner.into_raw_fd();
@@ -189,6 +210,7 @@ impl TcpSocket {
     pub fn from_std_stream(stream: std::net::TcpStream) -> TcpSocket {
         TcpSocket {
             inner: Socket::from(stream),
+            sim_bound: rt_core::loom::sync::Mutex::new(None),
         }
     }
 }
@@ -224,7 +246,10 @@ impl FromRawFd for TcpSocket {
     unsafe fn from_raw_fd(fd: RawFd) -> TcpSocket {
         // SAFETY: the caller hands over ownership of an open socket.
         let inner = unsafe { Socket::from_raw_fd(fd) };
-        TcpSocket { inner }
+        TcpSocket {
+            inner,
+            sim_bound: rt_core::loom::sync::Mutex::new(None),
+        }
     }
 }
 

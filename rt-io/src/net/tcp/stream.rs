@@ -4,6 +4,8 @@ use crate::io::ReadBuf;
 use crate::net::addr::{each_addr, ToSocketAddrs};
 use crate::net::connected::StreamIo;
 use crate::net::fill::poll_fill;
+use crate::net::sim_dispatch::{SimOr, TcpIo};
+use crate::net::sim_seam::{self, SimTcpStream};
 use crate::net::tcp::split::{split, ReadHalf, WriteHalf};
 use crate::net::tcp::split_owned::{split_owned, OwnedReadHalf, OwnedWriteHalf};
 use crate::reactor::Interest;
@@ -38,7 +40,7 @@ use std::time::Duration;
 /// ```
 #[derive(Debug)]
 pub struct TcpStream {
-    io: StreamIo<mio::net::TcpStream>,
+    io: TcpIo,
 }
 
 impl TcpStream {
@@ -49,6 +51,10 @@ impl TcpStream {
     }
 
     async fn connect_addr(addr: SocketAddr) -> io::Result<TcpStream> {
+        if let Some(sim) = sim_seam::current() {
+            let stream = sim.network().tcp_connect(addr).await?;
+            return Ok(TcpStream::from_sim(stream));
+        }
         let sys = mio::net::TcpStream::connect(addr)?;
         TcpStream::connect_mio(sys).await
     }
@@ -56,7 +62,7 @@ impl TcpStream {
     /// Waits for a non-blocking connect on `sys` to finish.
     pub(crate) async fn connect_mio(sys: mio::net::TcpStream) -> io::Result<TcpStream> {
         Ok(TcpStream {
-            io: StreamIo::connect(sys).await?,
+            io: SimOr::Real(StreamIo::connect(sys).await?),
         })
     }
 
@@ -76,8 +82,15 @@ impl TcpStream {
     #[track_caller]
     pub(crate) fn new(sys: mio::net::TcpStream) -> io::Result<TcpStream> {
         Ok(TcpStream {
-            io: StreamIo::new(sys)?,
+            io: SimOr::Real(StreamIo::new(sys)?),
         })
+    }
+
+    /// Wraps one end of a simulated connection.
+    pub(crate) fn from_sim(stream: Box<dyn SimTcpStream>) -> TcpStream {
+        TcpStream {
+            io: SimOr::Sim(stream),
+        }
     }
 
     /// Wraps a connected standard stream. The stream is switched to
@@ -88,6 +101,7 @@ impl TcpStream {
     /// Outside a runtime with I/O enabled.
     #[track_caller]
     pub fn from_std(stream: std::net::TcpStream) -> io::Result<TcpStream> {
+        sim_seam::refuse_inside("TcpStream::from_std")?;
         stream.set_nonblocking(true)?;
         TcpStream::new(mio::net::TcpStream::from_std(stream))
     }
@@ -103,21 +117,34 @@ impl TcpStream {
 
     /// The local address.
     pub fn local_addr(&self) -> io::Result<SocketAddr> {
+        if let SimOr::Sim(sim) = &self.io {
+            return sim.local_addr();
+        }
         self.io.source().local_addr()
     }
 
     /// The remote address.
     pub fn peer_addr(&self) -> io::Result<SocketAddr> {
+        if let SimOr::Sim(sim) = &self.io {
+            return sim.peer_addr();
+        }
         self.io.source().peer_addr()
     }
 
     /// Whether `TCP_NODELAY` is set.
     pub fn nodelay(&self) -> io::Result<bool> {
+        // A simulated stream sends each write at once.
+        if let SimOr::Sim(_) = &self.io {
+            return Ok(true);
+        }
         self.io.source().nodelay()
     }
 
     /// Sets `TCP_NODELAY`: send small writes at once instead of coalescing.
     pub fn set_nodelay(&self, nodelay: bool) -> io::Result<()> {
+        if let SimOr::Sim(_) = &self.io {
+            return Ok(());
+        }
         self.io.source().set_nodelay(nodelay)
     }
 
@@ -163,6 +190,10 @@ impl TcpStream {
 
     /// Reads data without removing it from the receive queue.
     pub async fn peek(&self, buf: &mut [u8]) -> io::Result<usize> {
+        if let SimOr::Sim(_) = &self.io {
+            let mut buf = ReadBuf::new(buf);
+            return std::future::poll_fn(|cx| self.poll_peek(cx, &mut buf)).await;
+        }
         self.io
             .async_io(Interest::READABLE, || self.io.source().peek(buf))
             .await
@@ -176,6 +207,9 @@ impl TcpStream {
         cx: &mut Context<'_>,
         buf: &mut ReadBuf<'_>,
     ) -> Poll<io::Result<usize>> {
+        if let Some(peeked) = self.io.poll_peek(cx, buf) {
+            return peeked;
+        }
         poll_fill(buf, |unfilled| {
             self.io
                 .poll_read_with(cx, || self.io.source().peek(unfilled))
