@@ -111,28 +111,33 @@ impl Ring {
             .expect("the slot holds what was just inserted");
         let entry = build(data).user_data(index as u64);
         let inner_ref = &mut *inner;
-        // SAFETY: the entry points into the slot's boxed data (the caller's
-        // contract), which the table keeps, at a fixed address, until the
-        // completion for `index` arrives, whatever happens to the `Op`.
-        let pushed = unsafe { inner_ref.uring.submission().push(&entry) };
-        if pushed.is_err() {
-            // The queue is full of entries not yet entered: enter them and
-            // try once more.
-            enter(&mut inner_ref.uring);
-            // SAFETY: as for the first push.
-            if unsafe { inner_ref.uring.submission().push(&entry) }.is_err() {
-                inner_ref.slots.cancel_unsubmitted(index);
-                return Err(io::Error::new(
-                    io::ErrorKind::WouldBlock,
-                    "the io_uring submission queue is full",
-                ));
+        let mut wakers = Vec::new();
+        // A full queue holds entries the kernel has not taken: the last
+        // entry failed with `EBUSY` because the completion queue is full.
+        // Reaping makes room there and entering empties the queue; if the
+        // kernel still refuses, wait for one completion. Each round frees
+        // room, so the push succeeds: a saturated ring slows submitters
+        // down instead of failing their operations.
+        for round in 0.. {
+            // SAFETY: the entry points into the slot's boxed data (the
+            // caller's contract), which the table keeps, at a fixed
+            // address, until the completion for `index` arrives, whatever
+            // happens to the `Op`.
+            if unsafe { inner_ref.uring.submission().push(&entry) }.is_ok() {
+                break;
             }
+            wakers.extend(reap(inner_ref));
+            if round == 0 {
+                enter(&mut inner_ref.uring);
+            } else {
+                enter_and_wait(&mut inner_ref.uring);
+            }
+            wakers.extend(reap(inner_ref));
         }
-        if !enter_now {
-            return Ok(index);
+        if enter_now {
+            enter(&mut inner_ref.uring);
+            wakers.extend(reap(inner_ref));
         }
-        enter(&mut inner_ref.uring);
-        let wakers = reap(inner_ref);
         drop(inner);
         wakers.into_iter().for_each(Waker::wake);
         Ok(index)
@@ -188,6 +193,16 @@ fn enter(uring: &mut IoUring) {
                 e.raw_os_error(),
                 Some(libc::EBUSY | libc::EAGAIN | libc::EINTR)
             ) => {}
+        Err(e) => panic!("io_uring_enter failed: {e}"),
+    }
+}
+
+/// Enters queued submissions and waits for at least one completion; used
+/// only when the queues are full, so that one is sure to come.
+fn enter_and_wait(uring: &mut IoUring) {
+    match uring.submit_and_wait(1) {
+        Ok(_) => {}
+        Err(e) if matches!(e.raw_os_error(), Some(libc::EBUSY | libc::EINTR)) => {}
         Err(e) => panic!("io_uring_enter failed: {e}"),
     }
 }
@@ -250,4 +265,38 @@ pub(crate) fn take<T: 'static>(owned: Owned) -> T {
     *owned
         .downcast::<T>()
         .expect("an operation's slot holds the type it submitted")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::uring::slots::forget_result;
+    use io_uring::opcode;
+    use std::task::Waker;
+
+    /// More operations than the submission queue holds, queued without
+    /// entering the kernel: the ring makes room instead of refusing any,
+    /// and every one completes.
+    #[test]
+    fn a_full_submission_queue_makes_room_instead_of_failing() {
+        let Ok(ring) = Ring::new(false) else {
+            eprintln!("io_uring is not available here: test skipped");
+            return;
+        };
+        let count = RING_ENTRIES as usize * 3;
+        let indices: Vec<usize> = (0..count)
+            .map(|_| {
+                // SAFETY: a no-op points at no memory.
+                unsafe { ring.submit((), forget_result, |_| opcode::Nop::new().build(), false) }
+                    .expect("a saturated ring still takes the operation")
+            })
+            .collect();
+        ring.turn();
+        for index in indices {
+            assert!(matches!(
+                ring.poll(index, Waker::noop()),
+                Polled::Ready(0, _)
+            ));
+        }
+    }
 }

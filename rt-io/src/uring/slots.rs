@@ -92,21 +92,6 @@ impl Slots {
         }
     }
 
-    /// Gives back a slot whose submission never reached the kernel.
-    pub(crate) fn cancel_unsubmitted(&mut self, index: usize) -> Option<Owned> {
-        match std::mem::replace(&mut self.slots[index], Slot::Free) {
-            Slot::InFlight { owned, .. } => {
-                self.in_flight -= 1;
-                self.free.push(index);
-                Some(owned)
-            }
-            other => {
-                self.slots[index] = other;
-                None
-            }
-        }
-    }
-
     /// Records the completion of `index`. Returns the waker to wake, if the
     /// operation's future waits on it.
     pub(crate) fn complete(&mut self, index: usize, result: i32) -> Option<Waker> {
