@@ -2,7 +2,8 @@
 //!
 //! * `ci`: everything CI checks, in the order that fails fastest: format,
 //!   a scan for locks and atomics used behind the loom shim's back
-//!   (`shim_check.rs`), clippy, the feature checks, the test suite with doc
+//!   (`shim_check.rs`), clippy, the feature checks, clippy for macOS and
+//!   FreeBSD (`cross`), the test suite with doc
 //!   tests, the loom models, the quick valgrind run, and a smoke run of
 //!   every example and benchmark. Each test binary runs under a deadline
 //!   (`RT_TEST_BINARY_DEADLINE` seconds, 300 by default): one that hangs is
@@ -12,6 +13,9 @@
 //!   rt-core's runtime (`cargo tree`), and every
 //!   library crate builds without its default features, with them alone,
 //!   and the facade with a few chosen sets (`cargo check`).
+//! * `cross`: clippy, warnings denied, for the Unix targets CI does not
+//!   run on (`aarch64-apple-darwin`, `x86_64-unknown-freebsd`), so that
+//!   the macOS and FreeBSD arms of the code keep compiling.
 //! * `test`: only the test step of `ci`: every test binary under its
 //!   deadline, then the doc tests.
 //! * `loom [CRATE]`: only the loom models (all crates that have them, or one).
@@ -42,6 +46,7 @@ use std::time::Instant;
 
 mod bench;
 mod cargo;
+mod cross;
 mod deadline;
 mod ecosystem;
 mod features;
@@ -65,6 +70,7 @@ fn main() {
         Some("loom") => loom(args.get(1).map(String::as_str)),
         Some("smoke") => smoke(),
         Some("features") => features::features(),
+        Some("cross") => cross::cross(),
         Some("bench") => bench::bench(&args[1..]),
         Some("ecosystem") => ecosystem::ecosystem(&args[1..]),
         Some("test") => deadline::workspace_tests(),
@@ -73,7 +79,7 @@ fn main() {
         Some("tokio-suite") => tokio_suite::tokio_suite(&args[1..]),
         _ => {
             eprintln!(
-                "usage: cargo xtask <ci | features | test | loom [CRATE] | smoke | bench [ARGS] | ecosystem [--bench [--rounds N]] [--control] [--rt-only] | valgrind [--quick] | miri [--quick] | tokio-suite [FILTER]>"
+                "usage: cargo xtask <ci | features | cross | test | loom [CRATE] | smoke | bench [ARGS] | ecosystem [--bench [--rounds N]] [--control] [--rt-only] | valgrind [--quick] | miri [--quick] | tokio-suite [FILTER]>"
             );
             exit(2);
         }
@@ -101,6 +107,7 @@ fn ci() -> Result<(), String> {
         &[],
     )?;
     features::features()?;
+    cross::cross()?;
     // Every feature on: the optional adapters (rt-io `compat`, rt-stream
     // `signal`) have tests of their own.
     deadline::workspace_tests()?;
