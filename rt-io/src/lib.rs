@@ -18,27 +18,26 @@
 //! runtime (`spawn_blocking`) and turn on its `rt` feature; the traits and
 //! utilities of [`io`] do not.
 //!
-//! rt-io supports Unix targets only: file descriptors, `SIGCHLD` and Unix
-//! signals are used throughout, so a build for any other target stops here
-//! with one error rather than many.
-
-#[cfg(not(unix))]
-compile_error!(
-    "rt-io supports Unix targets only (it is built on file descriptors and Unix signals)"
-);
+//! rt-io runs on Unix and on Windows. What differs between the two lives in
+//! one module, `sys` (as mio's does); what exists on one platform only is
+//! compiled there only, as in tokio: Unix domain sockets, `AsyncFd` and
+//! Unix signals on Unix; console control events on Windows. Child
+//! processes are Unix only for now.
 
 #[cfg(feature = "fs")]
 pub mod fs;
 pub mod io;
 #[cfg(feature = "net")]
 pub mod net;
-#[cfg(feature = "process")]
+#[cfg(all(unix, feature = "process"))]
 pub mod process;
 #[cfg(feature = "net")]
 #[doc(hidden)]
 pub mod reactor;
 #[cfg(feature = "signal")]
 pub mod signal;
+#[cfg(any(feature = "net", feature = "fs"))]
+mod sys;
 
 #[cfg(feature = "net")]
 pub use reactor::{Interest, Ready};

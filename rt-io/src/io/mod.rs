@@ -43,7 +43,7 @@ pub use stdio::{stderr, stdin, stdout, Stderr, Stdin, Stdout};
 pub use crate::reactor::{Interest, Ready};
 
 /// Readiness of arbitrary file descriptors (`AsyncFd`), as in `tokio::io::unix`.
-#[cfg(feature = "net")]
+#[cfg(all(unix, feature = "net"))]
 pub mod unix {
     #[allow(deprecated)]
     pub use crate::net::unix::AsyncFdTryNewError;

@@ -10,7 +10,6 @@ mod addr;
 mod async_io;
 mod connected;
 mod datagram;
-mod fd;
 mod fill;
 mod halves;
 mod socket_io;
@@ -18,9 +17,11 @@ mod sockopt;
 mod stream_io;
 pub mod tcp;
 mod udp;
+#[cfg(unix)]
 pub mod unix;
 
 pub use addr::{lookup_host, ToSocketAddrs};
 pub use tcp::{TcpListener, TcpSocket, TcpStream};
 pub use udp::UdpSocket;
+#[cfg(unix)]
 pub use unix::{UnixDatagram, UnixListener, UnixSocket, UnixStream};

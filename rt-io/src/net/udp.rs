@@ -7,10 +7,10 @@ use crate::net::addr::{each_addr, resolve, ToSocketAddrs};
 use crate::net::datagram::{datagram_api, DatagramIo};
 use crate::net::fill::poll_fill;
 use crate::reactor::Interest;
+use crate::sys::FromRaw;
 use bytes::BufMut;
 use std::io;
 use std::net::{Ipv4Addr, Ipv6Addr, SocketAddr};
-use std::os::fd::FromRawFd;
 use std::task::{Context, Poll};
 
 /// A UDP socket.
@@ -70,9 +70,9 @@ impl UdpSocket {
     /// Deregisters the socket and returns it as a standard socket, still in
     /// non-blocking mode.
     pub fn into_std(self) -> io::Result<std::net::UdpSocket> {
-        let fd = self.io.into_raw_fd()?;
-        // SAFETY: `fd` was just released by the mio socket that owned it.
-        Ok(unsafe { std::net::UdpSocket::from_raw_fd(fd) })
+        let raw = self.io.into_raw()?;
+        // SAFETY: `raw` was just released by the mio socket that owned it.
+        Ok(unsafe { std::net::UdpSocket::from_raw(raw) })
     }
 
     /// The local address.
