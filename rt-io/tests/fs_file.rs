@@ -520,6 +520,7 @@ fn max_buf_size_reads_back_and_survives_try_clone() {
     });
 }
 
+#[cfg(unix)]
 #[test]
 fn from_raw_fd_takes_over_a_descriptor() {
     use std::os::fd::{FromRawFd, IntoRawFd};

@@ -8,7 +8,9 @@
 #![cfg(feature = "net")]
 
 use rt_io::io::{AsyncReadExt, AsyncWriteExt, ReadBuf};
-use rt_io::net::{UdpSocket, UnixDatagram, UnixStream};
+use rt_io::net::UdpSocket;
+#[cfg(unix)]
+use rt_io::net::{UnixDatagram, UnixStream};
 use std::future::poll_fn;
 use std::io;
 use std::mem::MaybeUninit;
@@ -106,6 +108,7 @@ fn tcp_poll_peek_returns_the_count_and_keeps_the_bytes() {
     });
 }
 
+#[cfg(unix)]
 #[test]
 fn unix_datagram_poll_variants() {
     rt_test::io_runtime().block_on(async {
@@ -158,6 +161,7 @@ fn udp_recv_buf_variants_append_to_a_vec() {
     });
 }
 
+#[cfg(unix)]
 #[test]
 fn unix_datagram_recv_buf_variants() {
     rt_test::io_runtime().block_on(async {
@@ -182,6 +186,7 @@ fn unix_datagram_recv_buf_variants() {
     });
 }
 
+#[cfg(unix)]
 #[test]
 fn stream_try_read_buf_on_streams_and_halves() {
     rt_test::io_runtime().block_on(async {
@@ -208,6 +213,7 @@ fn stream_try_read_buf_on_streams_and_halves() {
     });
 }
 
+#[cfg(unix)]
 /// A stream's `poll_read` fills an uninitialised `ReadBuf` straight from the
 /// kernel: only the bytes read become initialised, nothing is zeroed ahead
 /// of them, and a second read continues after the first.

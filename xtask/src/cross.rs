@@ -1,8 +1,9 @@
-//! `cargo xtask cross`: the Unix code that is not Linux's keeps compiling.
+//! `cargo xtask cross`: the code that is not Linux's keeps compiling.
 //!
 //! CI runs on Linux, so a `cfg` arm for macOS or FreeBSD (kqueue, the
 //! socket options those systems name differently, their `Ready` bits) is
-//! never built by the test step. Clippy for each target in [`TARGETS`],
+//! never built by the test step, and one for Windows only by the slower
+//! `cargo xtask windows`. Clippy for each target in [`TARGETS`],
 //! every library crate and xtask with every feature and every target
 //! (tests, benches), type-checks those arms and lints them as strictly as
 //! the Linux ones; no code is generated, so no linker or SDK for the target
@@ -14,9 +15,13 @@
 
 use crate::cargo::cargo;
 
-/// The Unix targets checked besides the host, one per kernel family rt's
-/// reactor serves through kqueue.
-pub const TARGETS: &[&str] = &["aarch64-apple-darwin", "x86_64-unknown-freebsd"];
+/// The targets checked besides the host: one per kernel family rt's
+/// reactor serves through kqueue, and Windows.
+pub const TARGETS: &[&str] = &[
+    "aarch64-apple-darwin",
+    "x86_64-unknown-freebsd",
+    "x86_64-pc-windows-gnu",
+];
 
 /// Clippy with warnings denied for every target in [`TARGETS`].
 pub fn cross() -> Result<(), String> {

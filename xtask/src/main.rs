@@ -2,8 +2,8 @@
 //!
 //! * `ci`: everything CI checks, in the order that fails fastest: format,
 //!   a scan for locks and atomics used behind the loom shim's back
-//!   (`shim_check.rs`), clippy, the feature checks, clippy for macOS and
-//!   FreeBSD (`cross`), the test suite with doc
+//!   (`shim_check.rs`), clippy, the feature checks, clippy for macOS,
+//!   FreeBSD and Windows (`cross`), the test suite with doc
 //!   tests, the loom models, the quick valgrind run, and a smoke run of
 //!   every example and benchmark. Each test binary runs under a deadline
 //!   (`RT_TEST_BINARY_DEADLINE` seconds, 300 by default): one that hangs is
@@ -13,9 +13,13 @@
 //!   rt-core's runtime (`cargo tree`), and every
 //!   library crate builds without its default features, with them alone,
 //!   and the facade with a few chosen sets (`cargo check`).
-//! * `cross`: clippy, warnings denied, for the Unix targets CI does not
-//!   run on (`aarch64-apple-darwin`, `x86_64-unknown-freebsd`), so that
-//!   the macOS and FreeBSD arms of the code keep compiling.
+//! * `cross`: clippy, warnings denied, for the targets CI does not run on
+//!   (`aarch64-apple-darwin`, `x86_64-unknown-freebsd`,
+//!   `x86_64-pc-windows-gnu`), so that the macOS, FreeBSD and Windows arms
+//!   of the code keep compiling.
+//! * `windows [FILTER]`: the library crates' test binaries built for
+//!   `x86_64-pc-windows-gnu` and run under wine, each under a deadline,
+//!   with a pass table; needs mingw and wine (`windows.rs`).
 //! * `test`: only the test step of `ci`: every test binary under its
 //!   deadline, then the doc tests.
 //! * `loom [CRATE]`: only the loom models (all crates that have them, or one).
@@ -58,6 +62,7 @@ mod smoke;
 mod test_binaries;
 mod tokio_suite;
 mod valgrind;
+mod windows;
 
 use cargo::cargo;
 use loom::loom;
@@ -77,9 +82,10 @@ fn main() {
         Some("valgrind") => valgrind::valgrind(&args[1..]),
         Some("miri") => miri::miri(&args[1..]),
         Some("tokio-suite") => tokio_suite::tokio_suite(&args[1..]),
+        Some("windows") => windows::windows(&args[1..]),
         _ => {
             eprintln!(
-                "usage: cargo xtask <ci | features | cross | test | loom [CRATE] | smoke | bench [ARGS] | ecosystem [--bench [--rounds N]] [--control] [--rt-only] | valgrind [--quick] | miri [--quick] | tokio-suite [FILTER]>"
+                "usage: cargo xtask <ci | features | cross | test | loom [CRATE] | smoke | bench [ARGS] | ecosystem [--bench [--rounds N]] [--control] [--rt-only] | valgrind [--quick] | miri [--quick] | tokio-suite [FILTER] | windows [FILTER]>"
             );
             exit(2);
         }

@@ -397,6 +397,7 @@ mod tests {
         assert!(!error.is_readable() && !error.is_writable());
     }
 
+    #[cfg(unix)]
     #[test]
     fn clearing_read_or_write_readiness_takes_the_io_error() {
         let read = ERROR_EVENT.intersection(Interest::READABLE);
