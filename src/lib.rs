@@ -46,7 +46,7 @@ pub use rt_io::fs;
 #[cfg(feature = "signal")]
 pub use rt_io::signal;
 
-#[cfg(all(unix, feature = "process"))]
+#[cfg(feature = "process")]
 pub use rt_io::process;
 
 #[cfg(feature = "sync")]

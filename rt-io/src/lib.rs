@@ -21,15 +21,14 @@
 //! rt-io runs on Unix and on Windows. What differs between the two lives in
 //! one module, `sys` (as mio's does); what exists on one platform only is
 //! compiled there only, as in tokio: Unix domain sockets, `AsyncFd` and
-//! Unix signals on Unix; console control events on Windows. Child
-//! processes are Unix only for now.
+//! Unix signals on Unix; console control events on Windows.
 
 #[cfg(feature = "fs")]
 pub mod fs;
 pub mod io;
 #[cfg(feature = "net")]
 pub mod net;
-#[cfg(all(unix, feature = "process"))]
+#[cfg(feature = "process")]
 pub mod process;
 #[cfg(feature = "net")]
 #[doc(hidden)]

@@ -26,6 +26,10 @@ mod async_write;
 #[cfg(feature = "compat")]
 pub mod compat;
 mod read_buf;
+// The standard streams, and on Windows a child's pipes, are blocking
+// handles driven through the blocking pool.
+#[cfg(any(feature = "fs", all(windows, feature = "process")))]
+pub(crate) mod blocking;
 #[cfg(feature = "fs")]
 mod stdio;
 mod util;

@@ -12,7 +12,7 @@ mod connected;
 mod datagram;
 mod fill;
 mod halves;
-mod socket_io;
+pub(crate) mod socket_io;
 mod sockopt;
 mod stream_io;
 pub mod tcp;

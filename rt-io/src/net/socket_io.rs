@@ -14,6 +14,12 @@ use std::task::{Context, Poll};
 pub(crate) trait SocketSource: mio::event::Source + AsRaw + IntoRaw {
     /// Takes the pending `SO_ERROR`.
     fn take_error(&self) -> io::Result<Option<io::Error>>;
+
+    /// Runs `call`, a system call on the socket made outside mio's own
+    /// methods, the way mio's methods run theirs: on Windows a call that
+    /// would block re-arms the socket's readiness poll, without which no
+    /// further event would come; on Unix it is just the call.
+    fn sys_call<T>(&self, call: impl FnOnce() -> io::Result<T>) -> io::Result<T>;
 }
 
 macro_rules! socket_source {
@@ -21,6 +27,11 @@ macro_rules! socket_source {
         impl SocketSource for $ty {
             fn take_error(&self) -> io::Result<Option<io::Error>> {
                 <$ty>::take_error(self)
+            }
+
+            #[inline]
+            fn sys_call<T>(&self, call: impl FnOnce() -> io::Result<T>) -> io::Result<T> {
+                <$ty>::try_io(self, call)
             }
         }
     )*};

@@ -161,7 +161,8 @@ impl UdpSocket {
     /// One non-blocking peek at the next datagram's sender (socket2 peeks
     /// with an empty buffer and reads only the address).
     fn peek_sender_now(&self) -> io::Result<SocketAddr> {
-        let addr = socket2::SockRef::from(self.sys()).peek_sender()?;
+        let sys = self.sys();
+        let addr = sys.try_io(|| socket2::SockRef::from(sys).peek_sender())?;
         addr.as_socket().ok_or_else(|| {
             io::Error::new(
                 io::ErrorKind::InvalidData,

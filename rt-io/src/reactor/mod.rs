@@ -32,7 +32,7 @@ pub use rt_core::runtime::is_rt_shutdown_err;
 pub use scheduled_io::{Direction, Readiness, ReadyEvent, ScheduledIo, TICK_MASK};
 
 pub(crate) use poll_evented::PollEvented;
-#[cfg(all(unix, feature = "process"))]
+#[cfg(feature = "process")]
 pub(crate) use registration::current_handle;
 #[cfg(unix)]
 pub(crate) use registration::Registration;

@@ -4,7 +4,7 @@
 use super::ready::Interest;
 use super::registration::Registration;
 use super::scheduled_io::Direction;
-use crate::sys::AsRaw;
+use crate::net::socket_io::SocketSource;
 use std::io::{self, Write};
 use std::mem::MaybeUninit;
 use std::ops::Deref;
@@ -93,7 +93,7 @@ impl<E: mio::event::Source> Drop for PollEvented<E> {
     }
 }
 
-impl<E: mio::event::Source + AsRaw> PollEvented<E> {
+impl<E: SocketSource> PollEvented<E> {
     /// Receives into `buf`, initialised or not, once readable; for socket
     /// sources only (it is `recv(2)`). The kernel writes straight into it:
     /// a reader that hands over uninitialised memory (hyper's and
@@ -105,15 +105,12 @@ impl<E: mio::event::Source + AsRaw> PollEvented<E> {
         cx: &mut Context<'_>,
         buf: &mut [MaybeUninit<u8>],
     ) -> Poll<io::Result<usize>> {
-        let fd = self
-            .io
-            .as_ref()
-            .expect("source present until drop")
-            .as_raw();
+        let source = self.io.as_ref().expect("source present until drop");
+        let fd = source.as_raw();
         let len = buf.len();
         self.registration
             .poll_transfer_io(cx, Direction::Read, len, || {
-                crate::sys::recv_uninit(fd, &mut *buf)
+                source.sys_call(|| crate::sys::recv_uninit(fd, &mut *buf))
             })
     }
 }

@@ -1,11 +1,9 @@
 //! The process's standard streams as async values: [`stdin`], [`stdout`]
 //! and [`stderr`]. Their blocking reads and writes run on the runtime's
-//! blocking pool (see `blocking.rs`), as tokio's do.
+//! blocking pool (see `io/blocking.rs`), as tokio's do.
 
-mod blocking;
-
+use crate::io::blocking::Blocking;
 use crate::io::{AsyncRead, AsyncWrite, ReadBuf};
-use blocking::Blocking;
 use std::io;
 use std::pin::Pin;
 use std::task::{Context, Poll};
