@@ -59,10 +59,17 @@ fn udp_poll_recv_from_and_poll_peek_from_report_the_sender() {
 
         let mut storage = [0u8; 3];
         let mut buf = ReadBuf::new(&mut storage);
-        let from = poll_fn(|cx| b.poll_peek_from(cx, &mut buf)).await.unwrap();
-        assert_eq!(from, a.local_addr().unwrap());
-        // A datagram longer than the buffer is cut to the buffer's room.
-        assert_eq!(buf.filled(), b"hel");
+        let peeked = poll_fn(|cx| b.poll_peek_from(cx, &mut buf)).await;
+        #[cfg(not(windows))]
+        {
+            assert_eq!(peeked.unwrap(), a.local_addr().unwrap());
+            // A datagram longer than the buffer is cut to the buffer's room.
+            assert_eq!(buf.filled(), b"hel");
+        }
+        // Windows fails a receive or peek into a smaller buffer with
+        // WSAEMSGSIZE instead (tokio documents the same).
+        #[cfg(windows)]
+        assert_eq!(peeked.unwrap_err().raw_os_error(), Some(10040));
 
         let mut storage = [0u8; 8];
         let mut buf = ReadBuf::new(&mut storage);

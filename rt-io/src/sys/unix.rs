@@ -16,6 +16,13 @@ impl_raw_for_std!(
     FromRawFd::from_raw_fd
 );
 
+/// Whether a read or write that moved fewer bytes than asked proves the
+/// socket drained (or its send buffer full), so that its readiness may be
+/// cleared without a call that would block: true of epoll and kqueue,
+/// which report the next change anew.
+#[cfg(feature = "net")]
+pub(crate) const SHORT_TRANSFER_DRAINS: bool = true;
+
 /// One `recv(2)` of `socket` into `buf`, which need not be initialised.
 /// `recv` rather than `read`: the kernel goes straight to the socket,
 /// without the file layer's checks and notifications that `read` passes

@@ -16,6 +16,13 @@ impl_raw_for_std!(
     FromRawSocket::from_raw_socket
 );
 
+/// Whether a read or write that moved fewer bytes than asked proves the
+/// socket drained: not on Windows, where mio re-arms a socket's readiness
+/// poll only when a call would block, so readiness must be cleared by a
+/// `WouldBlock` and nothing else.
+#[cfg(feature = "net")]
+pub(crate) const SHORT_TRANSFER_DRAINS: bool = false;
+
 /// One `recv` of `socket` into `buf`, which need not be initialised
 /// (socket2 makes the Winsock call, whose buffer argument it accepts
 /// uninitialised).

@@ -88,3 +88,48 @@ unsafe extern "system" fn on_control(kind: u32) -> BOOL {
     }
     1
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::future::Future;
+    use std::pin::pin;
+    use std::task::{Context, Poll};
+
+    /// Runs the handler as Windows would on `kind`.
+    fn deliver(kind: u32) -> BOOL {
+        // SAFETY: the handler is a plain function of the expected
+        // signature; calling it from a test thread is what Windows does
+        // from a thread of its own.
+        unsafe { on_control(kind) }
+    }
+
+    #[test]
+    fn an_event_wakes_its_listeners_and_is_handled_only_while_listened_to() {
+        let (wakes, waker) = rt_test::counting_waker();
+        let mut cx = Context::from_waker(&waker);
+        let mut listener = listen(CTRL_BREAK_EVENT).unwrap();
+        assert!(listener.poll_delivery(&mut cx).is_pending());
+        assert_eq!(deliver(CTRL_BREAK_EVENT), 1);
+        assert_eq!(wakes.count(), 1);
+        assert!(listener.poll_delivery(&mut cx).is_ready());
+        assert!(listener.poll_delivery(&mut cx).is_pending());
+        drop(listener);
+        // Nobody listens: the next handler (ending the process) runs.
+        assert_eq!(deliver(CTRL_BREAK_EVENT), 0);
+    }
+
+    #[test]
+    fn ctrl_c_completes_on_the_event() {
+        let (wakes, waker) = rt_test::counting_waker();
+        let mut cx = Context::from_waker(&waker);
+        let mut interrupted = pin!(crate::signal::ctrl_c());
+        assert!(interrupted.as_mut().poll(&mut cx).is_pending());
+        assert_eq!(deliver(CTRL_C_EVENT), 1);
+        assert_eq!(wakes.count(), 1);
+        assert!(matches!(
+            interrupted.as_mut().poll(&mut cx),
+            Poll::Ready(Ok(()))
+        ));
+    }
+}
