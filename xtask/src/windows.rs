@@ -73,6 +73,13 @@ pub const WINE_DIFFERENCES: &[(&str, &str, &str)] = &[
         "a_peer_that_hangs_up_mid_line_ends_the_stream_cleanly",
         NO_RESET,
     ),
+    // Its resetting peer's half line then reaches the server as a last
+    // line, which the server broadcasts to the chat clients.
+    (
+        "rt-codec/chat",
+        "every_client_hears_every_other_client_in_order",
+        NO_RESET,
+    ),
     (
         "rt/macros_ui",
         "compile_errors",
@@ -202,8 +209,12 @@ fn run_one(
         .collect();
     println!("xtask: {label} under wine ({})", binary.path.display());
     let mut command = binary.command(&[wine.display().to_string()]);
+    if !skipped.is_empty() {
+        // `--exact` (once) makes each `--skip` name one test.
+        command.arg("--exact");
+    }
     for test in &skipped {
-        command.args(["--skip", test, "--exact"]);
+        command.args(["--skip", test]);
     }
     command
         .env("WINEDEBUG", "-all")

@@ -23,6 +23,12 @@ impl_raw_for_std!(
 #[cfg(feature = "net")]
 pub(crate) const SHORT_TRANSFER_DRAINS: bool = true;
 
+/// Whether `TcpListener::bind` sets `SO_REUSEADDR`: on Unix it lets a
+/// restarted server bind while connections of the last run linger in
+/// `TIME_WAIT`, as std and mio do.
+#[cfg(feature = "net")]
+pub(crate) const LISTENER_REUSES_ADDRESS: bool = true;
+
 /// One `recv(2)` of `socket` into `buf`, which need not be initialised.
 /// `recv` rather than `read`: the kernel goes straight to the socket,
 /// without the file layer's checks and notifications that `read` passes

@@ -23,6 +23,13 @@ impl_raw_for_std!(
 #[cfg(feature = "net")]
 pub(crate) const SHORT_TRANSFER_DRAINS: bool = false;
 
+/// Whether `TcpListener::bind` sets `SO_REUSEADDR`: not on Windows, where
+/// it lets a socket bind a port another socket is listening on and take
+/// its connections (`TIME_WAIT` never blocks a bind there), as std and mio
+/// leave it.
+#[cfg(feature = "net")]
+pub(crate) const LISTENER_REUSES_ADDRESS: bool = false;
+
 /// One `recv` of `socket` into `buf`, which need not be initialised
 /// (socket2 makes the Winsock call, whose buffer argument it accepts
 /// uninitialised).

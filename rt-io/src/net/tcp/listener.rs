@@ -42,7 +42,9 @@ impl TcpListener {
     pub async fn bind<A: ToSocketAddrs>(addr: A) -> io::Result<TcpListener> {
         each_addr(addr, |addr| async move {
             let socket = TcpSocket::new_for_addr(addr)?;
-            socket.set_reuseaddr(true)?;
+            if crate::sys::LISTENER_REUSES_ADDRESS {
+                socket.set_reuseaddr(true)?;
+            }
             socket.bind(addr)?;
             socket.listen(DEFAULT_BACKLOG)
         })
