@@ -3,7 +3,8 @@
 //! its only worker is blocked. The program receiving the signal runs as a
 //! child process of this test binary, so that its stderr can be read and
 //! its blocked task released through its stdin.
-
+// Unix only: Unix signals.
+#![cfg(unix)]
 #![cfg(all(unix, feature = "signal", feature = "sync"))]
 
 use rt::runtime::{Builder, Handle};

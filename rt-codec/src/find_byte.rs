@@ -46,7 +46,8 @@ impl Search {
     /// `offset`: bit `i` of `matches` (not zero) is set where byte
     /// `offset + i` is the needle, bit `i` of `high` where that byte is not
     /// ASCII, and `earlier_ascii` says whether every byte before the block
-    /// is ASCII.
+    /// is ASCII. Only the vector searches find blocks.
+    #[cfg(target_arch = "x86_64")]
     #[inline(always)]
     fn in_block(offset: usize, matches: u64, high: u64, earlier_ascii: bool) -> Search {
         let first = matches.trailing_zeros();
@@ -85,6 +86,7 @@ mod tests {
 
     /// Each search under test, with a name for failure messages.
     fn searches() -> Vec<(&'static str, Searcher)> {
+        #[cfg_attr(not(target_arch = "x86_64"), allow(unused_mut))]
         let mut all: Vec<(&'static str, Searcher)> =
             vec![("find_byte", find_byte), ("scalar", Search::scalar)];
         #[cfg(target_arch = "x86_64")]

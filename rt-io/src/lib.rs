@@ -21,14 +21,10 @@
 //! with `reactor::base_driver_for`, and on which file operations are ring
 //! submissions instead of blocking-pool hops.
 //!
-//! rt-io supports Unix targets only: file descriptors, `SIGCHLD` and Unix
-//! signals are used throughout, so a build for any other target stops here
-//! with one error rather than many.
-
-#[cfg(not(unix))]
-compile_error!(
-    "rt-io supports Unix targets only (it is built on file descriptors and Unix signals)"
-);
+//! rt-io runs on Unix and on Windows. What differs between the two lives in
+//! one module, `sys` (as mio's does); what exists on one platform only is
+//! compiled there only, as in tokio: Unix domain sockets, `AsyncFd` and
+//! Unix signals on Unix; console control events on Windows.
 
 #[cfg(feature = "fs")]
 pub mod fs;
@@ -42,6 +38,8 @@ pub mod process;
 pub mod reactor;
 #[cfg(feature = "signal")]
 pub mod signal;
+#[cfg(any(feature = "net", feature = "fs"))]
+mod sys;
 #[cfg(all(target_os = "linux", feature = "uring"))]
 mod uring;
 

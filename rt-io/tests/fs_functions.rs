@@ -140,6 +140,7 @@ fn dir_builder_plain_and_recursive() {
     });
 }
 
+#[cfg(unix)]
 #[test]
 fn dir_builder_mode_sets_permissions() {
     use std::os::unix::fs::PermissionsExt;
@@ -215,6 +216,7 @@ fn links_canonicalize_and_symlink_metadata() {
     });
 }
 
+#[cfg(unix)]
 #[test]
 fn symlinks_are_followed_or_not() {
     let dir = ScratchDir::new("symlinks");
@@ -272,6 +274,7 @@ fn read_dir_lists_every_entry_across_batches() {
                 assert_eq!(meta.len(), name.len() as u64);
                 seen.insert(name);
             }
+            #[cfg(unix)]
             assert_eq!(entry.ino(), std::os::unix::fs::MetadataExt::ino(&meta));
         }
         assert_eq!(seen, expected);

@@ -91,6 +91,7 @@ fn stdin_reads_to_end_across_many_pool_calls() {
     assert!(out.contains("[len=1048576]"), "stdout: {out}");
 }
 
+#[cfg(unix)]
 #[test]
 fn handles_are_send_sync_unpin_with_descriptors() {
     fn check<T: Send + Sync + Unpin + std::os::fd::AsRawFd>(_: &T) {}

@@ -7,6 +7,8 @@
 //! never runs short.
 // Sockets: Miri does not emulate socket system calls.
 #![cfg(not(miri))]
+// Unix only: the descriptor limit (`ulimit -n`).
+#![cfg(unix)]
 #![cfg(feature = "net")]
 
 use rt_core::runtime::Builder;

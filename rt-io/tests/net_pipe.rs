@@ -1,5 +1,7 @@
 //! `net::unix::pipe`: anonymous pipes, FIFOs opened by path with their
 //! checks, the try_* calls and the conversions back to descriptors.
+// Unix only: Unix pipes.
+#![cfg(unix)]
 #![cfg(feature = "net")]
 
 use rt_io::io::{AsyncReadExt, AsyncWriteExt};

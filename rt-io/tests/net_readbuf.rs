@@ -8,7 +8,9 @@
 #![cfg(feature = "net")]
 
 use rt_io::io::{AsyncReadExt, AsyncWriteExt, ReadBuf};
-use rt_io::net::{UdpSocket, UnixDatagram, UnixStream};
+use rt_io::net::UdpSocket;
+#[cfg(unix)]
+use rt_io::net::{UnixDatagram, UnixStream};
 use std::future::poll_fn;
 use std::io;
 use std::mem::MaybeUninit;
@@ -57,10 +59,17 @@ fn udp_poll_recv_from_and_poll_peek_from_report_the_sender() {
 
         let mut storage = [0u8; 3];
         let mut buf = ReadBuf::new(&mut storage);
-        let from = poll_fn(|cx| b.poll_peek_from(cx, &mut buf)).await.unwrap();
-        assert_eq!(from, a.local_addr().unwrap());
-        // A datagram longer than the buffer is cut to the buffer's room.
-        assert_eq!(buf.filled(), b"hel");
+        let peeked = poll_fn(|cx| b.poll_peek_from(cx, &mut buf)).await;
+        #[cfg(not(windows))]
+        {
+            assert_eq!(peeked.unwrap(), a.local_addr().unwrap());
+            // A datagram longer than the buffer is cut to the buffer's room.
+            assert_eq!(buf.filled(), b"hel");
+        }
+        // Windows fails a receive or peek into a smaller buffer with
+        // WSAEMSGSIZE instead (tokio documents the same).
+        #[cfg(windows)]
+        assert_eq!(peeked.unwrap_err().raw_os_error(), Some(10040));
 
         let mut storage = [0u8; 8];
         let mut buf = ReadBuf::new(&mut storage);
@@ -106,6 +115,7 @@ fn tcp_poll_peek_returns_the_count_and_keeps_the_bytes() {
     });
 }
 
+#[cfg(unix)]
 #[test]
 fn unix_datagram_poll_variants() {
     rt_test::io_runtime().block_on(async {
@@ -158,6 +168,7 @@ fn udp_recv_buf_variants_append_to_a_vec() {
     });
 }
 
+#[cfg(unix)]
 #[test]
 fn unix_datagram_recv_buf_variants() {
     rt_test::io_runtime().block_on(async {
@@ -182,6 +193,7 @@ fn unix_datagram_recv_buf_variants() {
     });
 }
 
+#[cfg(unix)]
 #[test]
 fn stream_try_read_buf_on_streams_and_halves() {
     rt_test::io_runtime().block_on(async {
@@ -208,6 +220,7 @@ fn stream_try_read_buf_on_streams_and_halves() {
     });
 }
 
+#[cfg(unix)]
 /// A stream's `poll_read` fills an uninitialised `ReadBuf` straight from the
 /// kernel: only the bytes read become initialised, nothing is zeroed ahead
 /// of them, and a second read continues after the first.

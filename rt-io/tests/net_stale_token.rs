@@ -11,6 +11,8 @@
 //! the kernel queued after the stale one, so that the driver has dispatched
 //! both when the assertions run. Under memcheck the same tests show that
 //! nothing touches freed memory.
+// Unix only: `AsyncFd` and Unix sockets.
+#![cfg(unix)]
 // Sockets: Miri does not emulate socket system calls.
 #![cfg(not(miri))]
 #![cfg(all(feature = "net", any(target_os = "linux", target_os = "android")))]

@@ -196,7 +196,11 @@ fn ip_options() {
         let socket = UdpSocket::bind("127.0.0.1:0").await.unwrap();
         socket.set_tos_v4(0x10).unwrap();
         assert_eq!(socket.tos_v4().unwrap(), 0x10);
+        // The bound device (`SO_BINDTODEVICE`) exists on Linux only.
+        #[cfg(any(target_os = "android", target_os = "fuchsia", target_os = "linux"))]
         assert_eq!(socket.device().unwrap(), None);
+        // The traffic class (`IPV6_TCLASS`) is not settable on Windows.
+        #[cfg(unix)]
         if let Ok(v6) = UdpSocket::bind("[::1]:0").await {
             v6.set_tclass_v6(0x20).unwrap();
             assert_eq!(v6.tclass_v6().unwrap(), 0x20);

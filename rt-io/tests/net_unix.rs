@@ -1,5 +1,7 @@
 //! Unix domain sockets: listener and stream, owned halves, datagrams, and
 //! `AsyncFd` over a socket pair.
+// Unix only: Unix domain sockets.
+#![cfg(unix)]
 // Sockets: Miri does not emulate socket system calls.
 #![cfg(not(miri))]
 #![cfg(feature = "net")]

@@ -5,6 +5,9 @@
 //! shell commands; the ones that would run long (`sleep 1000`) are killed by
 //! the test. Reaping is observed with `kill(pid, 0)`, which fails with
 //! `ESRCH` only once the zombie is collected.
+// Unix only: shell commands, signals and reaping; `process_windows.rs`
+// has the Windows tests.
+#![cfg(unix)]
 // Processes: Miri does not emulate fork, exec or waiting for children.
 #![cfg(not(miri))]
 #![cfg(feature = "process")]

@@ -7,6 +7,8 @@
 //! at some point; the test waits for it) or with `raise`, which runs the
 //! handler on the calling thread before it returns, so that the test knows
 //! exactly which deliveries happened before its next poll.
+// Unix only: Unix signals.
+#![cfg(unix)]
 // Signals: Miri does not emulate signal handlers or their delivery.
 #![cfg(not(miri))]
 #![cfg(all(feature = "signal", feature = "net"))]

@@ -80,6 +80,7 @@ fn spawn_blocking_runs_on_the_simulations_thread() {
     sim.run().unwrap();
 }
 
+#[cfg(unix)]
 #[test]
 fn a_unix_socket_inside_a_simulation_panics_saying_it_would_leave() {
     let mut sim = Sim::new(24);

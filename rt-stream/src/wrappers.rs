@@ -17,11 +17,11 @@ mod join_set;
 mod mpsc_bounded;
 #[cfg(feature = "sync")]
 mod mpsc_unbounded;
-#[cfg(feature = "signal")]
+#[cfg(all(unix, feature = "signal"))]
 mod signal_unix;
 #[cfg(feature = "net")]
 mod tcp_listener;
-#[cfg(feature = "net")]
+#[cfg(all(unix, feature = "net"))]
 mod unix_listener;
 #[cfg(feature = "sync")]
 mod watch;
@@ -42,11 +42,11 @@ pub use join_set::JoinSetStream;
 pub use mpsc_bounded::ReceiverStream;
 #[cfg(feature = "sync")]
 pub use mpsc_unbounded::UnboundedReceiverStream;
-#[cfg(feature = "signal")]
+#[cfg(all(unix, feature = "signal"))]
 pub use signal_unix::SignalStream;
 #[cfg(feature = "net")]
 pub use tcp_listener::TcpListenerStream;
-#[cfg(feature = "net")]
+#[cfg(all(unix, feature = "net"))]
 pub use unix_listener::UnixListenerStream;
 #[cfg(feature = "sync")]
 pub use watch::WatchStream;

@@ -65,6 +65,7 @@ fn an_idle_listener_times_out_on_a_paused_clock_then_accepts() {
     });
 }
 
+#[cfg(unix)]
 #[test]
 fn unix_listener_stream_accepts_clients() {
     use rt_io::net::{UnixListener, UnixStream};

@@ -1,6 +1,7 @@
 //! `SignalStream` (feature `signal`): deliveries of a Unix signal read as
 //! stream items.
-
+// Unix only: Unix signals.
+#![cfg(unix)]
 #![cfg(all(feature = "signal", feature = "net"))]
 
 use rt_io::signal::unix::{signal, SignalKind};

@@ -2,10 +2,11 @@
 //!
 //! * `ci`: everything CI checks, in the order that fails fastest: format,
 //!   a scan for locks and atomics used behind the loom shim's back
-//!   (`shim_check.rs`), clippy, the feature checks, the test suite with doc
-//!   tests, the simulation's determinism check in release, the loom
-//!   models, the quick valgrind run, and a smoke run of every example and
-//!   benchmark. Each test binary runs under a deadline
+//!   (`shim_check.rs`), clippy, the feature checks, clippy for macOS,
+//!   FreeBSD and Windows (`cross`), the test suite with doc tests, the
+//!   simulation's determinism check in release, the loom models, the quick
+//!   valgrind run, and a smoke run of every example and benchmark. Each
+//!   test binary runs under a deadline
 //!   (`RT_TEST_BINARY_DEADLINE` seconds, 300 by default): one that hangs is
 //!   killed, named, and run again on one thread to name the test that hangs.
 //! * `features`: only the feature checks: rt-sync, rt-time and rt-codec
@@ -13,6 +14,13 @@
 //!   rt-core's runtime (`cargo tree`), and every
 //!   library crate builds without its default features, with them alone,
 //!   and the facade with a few chosen sets (`cargo check`).
+//! * `cross`: clippy, warnings denied, for the targets CI does not run on
+//!   (`aarch64-apple-darwin`, `x86_64-unknown-freebsd`,
+//!   `x86_64-pc-windows-gnu`), so that the macOS, FreeBSD and Windows arms
+//!   of the code keep compiling.
+//! * `windows [FILTER]`: the library crates' test binaries built for
+//!   `x86_64-pc-windows-gnu` and run under wine, each under a deadline,
+//!   with a pass table; needs mingw and wine (`windows.rs`).
 //! * `test`: only the test step of `ci`: every test binary under its
 //!   deadline, then the doc tests.
 //! * `loom [CRATE]`: only the loom models (all crates that have them, or one).
@@ -47,6 +55,7 @@ use std::time::Instant;
 
 mod bench;
 mod cargo;
+mod cross;
 mod deadline;
 mod ecosystem;
 mod features;
@@ -59,6 +68,7 @@ mod smoke;
 mod test_binaries;
 mod tokio_suite;
 mod valgrind;
+mod windows;
 
 use cargo::cargo;
 use loom::loom;
@@ -71,6 +81,7 @@ fn main() {
         Some("loom") => loom(args.get(1).map(String::as_str)),
         Some("smoke") => smoke(),
         Some("features") => features::features(),
+        Some("cross") => cross::cross(),
         Some("bench") => bench::bench(&args[1..]),
         Some("ecosystem") => ecosystem::ecosystem(&args[1..]),
         Some("test") => deadline::workspace_tests(),
@@ -78,9 +89,10 @@ fn main() {
         Some("miri") => miri::miri(&args[1..]),
         Some("tokio-suite") => tokio_suite::tokio_suite(&args[1..]),
         Some("sim-sweep") => sim_sweep::sim_sweep(&args[1..]),
+        Some("windows") => windows::windows(&args[1..]),
         _ => {
             eprintln!(
-                "usage: cargo xtask <ci | features | test | loom [CRATE] | smoke | bench [ARGS] | ecosystem [--bench [--rounds N]] [--control] [--rt-only] | valgrind [--quick] | miri [--quick] | tokio-suite [--io-driver uring|epoll] [FILTER] | sim-sweep PACKAGE TARGET TEST [--seeds N] [--first S] [--jobs J] [--release]>"
+                "usage: cargo xtask <ci | features | cross | test | loom [CRATE] | smoke | bench [ARGS] | ecosystem [--bench [--rounds N]] [--control] [--rt-only] | valgrind [--quick] | miri [--quick] | tokio-suite [--io-driver uring|epoll] [FILTER] | sim-sweep PACKAGE TARGET TEST [--seeds N] [--first S] [--jobs J] [--release] | windows [FILTER]>"
             );
             exit(2);
         }
@@ -108,6 +120,7 @@ fn ci() -> Result<(), String> {
         &[],
     )?;
     features::features()?;
+    cross::cross()?;
     // Every feature on: the optional adapters (rt-io `compat`, rt-stream
     // `signal`) have tests of their own.
     deadline::workspace_tests()?;

@@ -20,6 +20,7 @@ use std::path::Path;
 #[derive(Debug, Default)]
 pub struct DirBuilder {
     recursive: bool,
+    #[cfg(unix)]
     mode: Option<u32>,
 }
 
@@ -37,6 +38,8 @@ impl DirBuilder {
     }
 
     /// The permission bits for created directories (before the umask).
+    /// Unix only.
+    #[cfg(unix)]
     pub fn mode(&mut self, mode: u32) -> &mut DirBuilder {
         self.mode = Some(mode);
         self
@@ -51,6 +54,7 @@ impl DirBuilder {
     pub async fn create(&self, path: impl AsRef<Path>) -> io::Result<()> {
         let mut builder = std::fs::DirBuilder::new();
         builder.recursive(self.recursive);
+        #[cfg(unix)]
         if let Some(mode) = self.mode {
             std::os::unix::fs::DirBuilderExt::mode(&mut builder, mode);
         }

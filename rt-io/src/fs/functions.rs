@@ -207,14 +207,41 @@ pub async fn hard_link(original: impl AsRef<Path>, link: impl AsRef<Path>) -> io
     asyncify(move || std::fs::hard_link(original, link)).await
 }
 
-/// Creates a symbolic link `link` pointing to `original`.
+/// Creates a symbolic link `link` pointing to `original`. Unix only; on
+/// Windows, [`symlink_file`] and [`symlink_dir`].
 ///
 /// # Errors
 ///
 /// Those of [`std::os::unix::fs::symlink`], e.g. `AlreadyExists`.
+#[cfg(unix)]
 pub async fn symlink(original: impl AsRef<Path>, link: impl AsRef<Path>) -> io::Result<()> {
     let (original, link) = (owned(original), owned(link));
     asyncify(move || std::os::unix::fs::symlink(original, link)).await
+}
+
+/// Creates a symbolic link `link` to the file `original`. Windows only.
+///
+/// # Errors
+///
+/// Those of [`std::os::windows::fs::symlink_file`], e.g. `AlreadyExists`
+/// or a missing privilege.
+#[cfg(windows)]
+pub async fn symlink_file(original: impl AsRef<Path>, link: impl AsRef<Path>) -> io::Result<()> {
+    let (original, link) = (owned(original), owned(link));
+    asyncify(move || std::os::windows::fs::symlink_file(original, link)).await
+}
+
+/// Creates a symbolic link `link` to the directory `original`. Windows
+/// only.
+///
+/// # Errors
+///
+/// Those of [`std::os::windows::fs::symlink_dir`], e.g. `AlreadyExists`
+/// or a missing privilege.
+#[cfg(windows)]
+pub async fn symlink_dir(original: impl AsRef<Path>, link: impl AsRef<Path>) -> io::Result<()> {
+    let (original, link) = (owned(original), owned(link));
+    asyncify(move || std::os::windows::fs::symlink_dir(original, link)).await
 }
 
 /// Whether `path` exists, following symbolic links. A broken link gives

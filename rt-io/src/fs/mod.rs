@@ -15,7 +15,7 @@
 //!   [`create_dir_all`], [`DirBuilder`], [`remove_dir`], [`remove_dir_all`];
 //! * whole files: [`read`], [`read_to_string`], [`write()`], [`copy`];
 //! * names and links: [`rename`], [`remove_file`], [`hard_link`],
-//!   `symlink` (Unix), [`read_link`], [`canonicalize`];
+//!   `symlink` (Unix), `symlink_file` and `symlink_dir` (Windows), [`read_link`], [`canonicalize`];
 //! * metadata: [`metadata`], [`symlink_metadata`], [`try_exists`],
 //!   [`set_permissions`].
 
@@ -28,12 +28,15 @@ mod read_dir;
 
 pub use dir_builder::DirBuilder;
 pub use file::File;
+#[cfg(unix)]
 pub use functions::symlink;
 pub use functions::{
     canonicalize, copy, create_dir, create_dir_all, hard_link, metadata, read, read_link,
     read_to_string, remove_dir, remove_dir_all, remove_file, rename, set_permissions,
     symlink_metadata, try_exists, write,
 };
+#[cfg(windows)]
+pub use functions::{symlink_dir, symlink_file};
 pub use open_options::OpenOptions;
 pub use read_dir::{read_dir, DirEntry, ReadDir};
 /// Timestamps for [`File::set_times`]: std's type, re-exported.

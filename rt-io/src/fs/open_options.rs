@@ -68,13 +68,16 @@ impl OpenOptions {
         self
     }
 
-    /// The permission bits a created file gets (before the umask).
+    /// The permission bits a created file gets (before the umask). Unix
+    /// only.
+    #[cfg(unix)]
     pub fn mode(&mut self, mode: u32) -> &mut OpenOptions {
         std::os::unix::fs::OpenOptionsExt::mode(&mut self.0, mode);
         self
     }
 
-    /// Extra flags passed to `open(2)`.
+    /// Extra flags passed to `open(2)`. Unix only.
+    #[cfg(unix)]
     pub fn custom_flags(&mut self, flags: i32) -> &mut OpenOptions {
         std::os::unix::fs::OpenOptionsExt::custom_flags(&mut self.0, flags);
         self

@@ -69,6 +69,10 @@ pub struct ReadDir {
     state: State,
 }
 
+// On Windows std's directory iterator holds a whole `WIN32_FIND_DATAW`
+// (about 600 bytes); a batch moves once per hop to the blocking pool,
+// where the directory calls cost far more than the copy.
+#[cfg_attr(windows, allow(clippy::large_enum_variant))]
 enum State {
     Idle(Batch),
     Fetching(JoinHandle<Batch>),
@@ -281,7 +285,8 @@ impl DirEntry {
         self.listed().std.file_name()
     }
 
-    /// The inode number of the entry.
+    /// The inode number of the entry. Unix only.
+    #[cfg(unix)]
     pub fn ino(&self) -> u64 {
         std::os::unix::fs::DirEntryExt::ino(&self.listed().std)
     }

@@ -26,6 +26,10 @@ mod async_write;
 #[cfg(feature = "compat")]
 pub mod compat;
 mod read_buf;
+// The standard streams, and on Windows a child's pipes, are blocking
+// handles driven through the blocking pool.
+#[cfg(any(feature = "fs", all(windows, feature = "process")))]
+pub(crate) mod blocking;
 #[cfg(feature = "fs")]
 mod stdio;
 mod util;
@@ -43,7 +47,7 @@ pub use stdio::{stderr, stdin, stdout, Stderr, Stdin, Stdout};
 pub use crate::reactor::{Interest, Ready};
 
 /// Readiness of arbitrary file descriptors (`AsyncFd`), as in `tokio::io::unix`.
-#[cfg(feature = "net")]
+#[cfg(all(unix, feature = "net"))]
 pub mod unix {
     #[allow(deprecated)]
     pub use crate::net::unix::AsyncFdTryNewError;

@@ -2,13 +2,13 @@
 //! `UnixListener` share.
 
 use crate::reactor::{Direction, Interest, PollEvented};
+use crate::sys::{AsRaw, IntoRaw, RawSocket};
 use std::io;
-use std::os::fd::{AsRawFd, IntoRawFd, RawFd};
 use std::task::{Context, Poll};
 
 /// A mio listener, and how an accepted connection becomes a registered
 /// stream of the matching rt type.
-pub(crate) trait AcceptSource: mio::event::Source + AsRawFd + IntoRawFd {
+pub(crate) trait AcceptSource: mio::event::Source + AsRaw + IntoRaw {
     /// The rt stream type of an accepted connection.
     type Stream;
     /// The peer address type.
@@ -29,6 +29,7 @@ impl AcceptSource for mio::net::TcpListener {
     }
 }
 
+#[cfg(unix)]
 impl AcceptSource for mio::net::UnixListener {
     type Stream = super::UnixStream;
     type Addr = super::unix::SocketAddr;
@@ -77,11 +78,11 @@ impl<L: AcceptSource> ListenerIo<L> {
     }
 
     /// Deregisters the listener and releases its descriptor.
-    pub(crate) fn into_raw_fd(self) -> io::Result<RawFd> {
-        Ok(self.io.into_inner()?.into_raw_fd())
+    pub(crate) fn into_raw(self) -> io::Result<RawSocket> {
+        Ok(self.io.into_inner()?.into_raw())
     }
 
-    pub(crate) fn as_raw_fd(&self) -> RawFd {
-        self.io.as_raw_fd()
+    pub(crate) fn as_raw(&self) -> RawSocket {
+        self.io.as_raw()
     }
 }

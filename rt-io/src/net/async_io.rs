@@ -67,22 +67,15 @@ macro_rules! impl_async_write {
 }
 
 use super::tcp::{self, TcpStream};
+#[cfg(unix)]
 use super::unix::{self, UnixStream};
 
-impl_async_read!(
-    TcpStream,
-    UnixStream,
-    tcp::ReadHalf<'_>,
-    tcp::OwnedReadHalf,
-    unix::ReadHalf<'_>,
-    unix::OwnedReadHalf,
-);
-impl_async_write!(
-    tcp::WriteHalf<'_>,
-    tcp::OwnedWriteHalf,
-    unix::WriteHalf<'_>,
-    unix::OwnedWriteHalf,
-);
+impl_async_read!(TcpStream, tcp::ReadHalf<'_>, tcp::OwnedReadHalf);
+impl_async_write!(tcp::WriteHalf<'_>, tcp::OwnedWriteHalf);
+#[cfg(unix)]
+impl_async_read!(UnixStream, unix::ReadHalf<'_>, unix::OwnedReadHalf);
+#[cfg(unix)]
+impl_async_write!(unix::WriteHalf<'_>, unix::OwnedWriteHalf);
 
 /// The whole streams also write vectored, straight to `writev`.
 macro_rules! impl_stream_write {
@@ -119,4 +112,6 @@ macro_rules! impl_stream_write {
     )*};
 }
 
-impl_stream_write!(TcpStream, UnixStream);
+impl_stream_write!(TcpStream);
+#[cfg(unix)]
+impl_stream_write!(UnixStream);

@@ -26,6 +26,7 @@ impl StreamSource for mio::net::TcpStream {
     }
 }
 
+#[cfg(unix)]
 impl StreamSource for mio::net::UnixStream {
     fn shutdown(&self, how: Shutdown) -> io::Result<()> {
         mio::net::UnixStream::shutdown(self, how)
@@ -230,7 +231,7 @@ macro_rules! stream_api {
         }
 
         crate::net::socket_io::readiness_api!($stream, "stream");
-        crate::net::fd::impl_as_fd!($stream);
+        crate::sys::impl_as_socket!(io: $stream);
     };
 }
 

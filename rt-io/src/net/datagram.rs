@@ -14,6 +14,7 @@ use crate::net::socket_io::{SocketIo, SocketSource};
 use crate::reactor::Interest;
 use bytes::BufMut;
 use std::io;
+#[cfg(unix)]
 use std::path::Path;
 use std::task::{Context, Poll};
 
@@ -54,6 +55,7 @@ impl DatagramSource for mio::net::UdpSocket {
     }
 }
 
+#[cfg(unix)]
 impl DatagramSource for mio::net::UnixDatagram {
     type Addr = std::os::unix::net::SocketAddr;
     type Target = Path;
@@ -285,7 +287,7 @@ macro_rules! datagram_api {
         }
 
         crate::net::socket_io::readiness_api!($socket, "socket");
-        crate::net::fd::impl_as_fd!($socket);
+        crate::sys::impl_as_socket!(io: $socket);
     };
 }
 

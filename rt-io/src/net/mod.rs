@@ -10,19 +10,20 @@ mod addr;
 mod async_io;
 mod connected;
 mod datagram;
-mod fd;
 mod fill;
 mod halves;
 mod sim_dispatch;
 pub mod sim_seam;
-mod socket_io;
+pub(crate) mod socket_io;
 mod sockopt;
 mod stream_io;
 pub mod tcp;
 mod udp;
+#[cfg(unix)]
 pub mod unix;
 
 pub use addr::{lookup_host, ToSocketAddrs};
 pub use tcp::{TcpListener, TcpSocket, TcpStream};
 pub use udp::UdpSocket;
+#[cfg(unix)]
 pub use unix::{UnixDatagram, UnixListener, UnixSocket, UnixStream};

@@ -18,12 +18,12 @@ use super::socket_io::{SocketIo, SocketSource};
 use super::TcpStream;
 use crate::io::ReadBuf;
 use crate::reactor::{Interest, Ready};
+use crate::sys::RawSocket;
 use bytes::BufMut;
 use std::future::{poll_fn, Future};
 use std::io;
 use std::mem::MaybeUninit;
 use std::net::{Shutdown, SocketAddr};
-use std::os::fd::RawFd;
 use std::pin::Pin;
 use std::sync::Arc;
 use std::task::{Context, Poll, Wake, Waker};
@@ -51,27 +51,27 @@ impl<R, S: ?Sized> std::ops::Deref for SimOr<R, S> {
 
 /// The descriptor of the real socket a [`SimOr`] may hold.
 pub(crate) trait Descriptor {
-    fn raw_fd(&self) -> RawFd;
-    fn into_fd(self) -> io::Result<RawFd>;
+    fn raw(&self) -> RawSocket;
+    fn into_owned_raw(self) -> io::Result<RawSocket>;
 }
 
 impl<S: SocketSource> Descriptor for SocketIo<S> {
-    fn raw_fd(&self) -> RawFd {
-        self.as_raw_fd()
+    fn raw(&self) -> RawSocket {
+        self.as_raw()
     }
 
-    fn into_fd(self) -> io::Result<RawFd> {
-        self.into_raw_fd()
+    fn into_owned_raw(self) -> io::Result<RawSocket> {
+        self.into_raw()
     }
 }
 
 impl<L: AcceptSource> Descriptor for ListenerIo<L> {
-    fn raw_fd(&self) -> RawFd {
-        self.as_raw_fd()
+    fn raw(&self) -> RawSocket {
+        self.as_raw()
     }
 
-    fn into_fd(self) -> io::Result<RawFd> {
-        self.into_raw_fd()
+    fn into_owned_raw(self) -> io::Result<RawSocket> {
+        self.into_raw()
     }
 }
 
@@ -80,9 +80,9 @@ impl<R: Descriptor, S: ?Sized> SimOr<R, S> {
     ///
     /// On a simulated socket, which has no descriptor.
     #[track_caller]
-    pub(crate) fn as_raw_fd(&self) -> RawFd {
+    pub(crate) fn as_raw(&self) -> RawSocket {
         match self {
-            SimOr::Real(io) => io.raw_fd(),
+            SimOr::Real(io) => io.raw(),
             SimOr::Sim(_) => {
                 panic!("rt::net: as_raw_fd/as_fd: a simulated socket has no descriptor")
             }
@@ -91,9 +91,9 @@ impl<R: Descriptor, S: ?Sized> SimOr<R, S> {
 
     /// Fails on a simulated socket, naming `into_std`, the call that wants
     /// the descriptor.
-    pub(crate) fn into_raw_fd(self) -> io::Result<RawFd> {
+    pub(crate) fn into_raw(self) -> io::Result<RawSocket> {
         match self {
-            SimOr::Real(io) => io.into_fd(),
+            SimOr::Real(io) => io.into_owned_raw(),
             SimOr::Sim(_) => Err(escapes("into_std")),
         }
     }
@@ -406,7 +406,12 @@ impl UdpIo {
     }
 
     pub(crate) fn try_send(&self, buf: &[u8]) -> io::Result<usize> {
-        try_now(|cx| self.poll_send(cx, buf))
+        match self {
+            // The real socket's own `try_send`: polling would replace the
+            // waker of a task that waits in `send`.
+            SimOr::Real(io) => io.try_send(buf),
+            SimOr::Sim(_) => try_now(|cx| self.poll_send(cx, buf)),
+        }
     }
 
     pub(crate) fn send_to<'a>(

@@ -6,14 +6,20 @@
 //! readiness methods.
 
 use crate::reactor::{Direction, Interest, PollEvented, Ready};
+use crate::sys::{AsRaw, IntoRaw, RawSocket};
 use std::io;
-use std::os::fd::{AsRawFd, IntoRawFd, RawFd};
 use std::task::{Context, Poll};
 
 /// A mio socket: what [`SocketIo`] needs of it beyond registering.
-pub(crate) trait SocketSource: mio::event::Source + AsRawFd + IntoRawFd {
+pub(crate) trait SocketSource: mio::event::Source + AsRaw + IntoRaw {
     /// Takes the pending `SO_ERROR`.
     fn take_error(&self) -> io::Result<Option<io::Error>>;
+
+    /// Runs `call`, a system call on the socket made outside mio's own
+    /// methods, the way mio's methods run theirs: on Windows a call that
+    /// would block re-arms the socket's readiness poll, without which no
+    /// further event would come; on Unix it is just the call.
+    fn sys_call<T>(&self, call: impl FnOnce() -> io::Result<T>) -> io::Result<T>;
 }
 
 macro_rules! socket_source {
@@ -22,16 +28,18 @@ macro_rules! socket_source {
             fn take_error(&self) -> io::Result<Option<io::Error>> {
                 <$ty>::take_error(self)
             }
+
+            #[inline]
+            fn sys_call<T>(&self, call: impl FnOnce() -> io::Result<T>) -> io::Result<T> {
+                <$ty>::try_io(self, call)
+            }
         }
     )*};
 }
 
-socket_source!(
-    mio::net::TcpStream,
-    mio::net::UnixStream,
-    mio::net::UdpSocket,
-    mio::net::UnixDatagram
-);
+socket_source!(mio::net::TcpStream, mio::net::UdpSocket);
+#[cfg(unix)]
+socket_source!(mio::net::UnixStream, mio::net::UnixDatagram);
 
 /// A socket registered with the reactor.
 #[derive(Debug)]
@@ -62,12 +70,12 @@ impl<S: SocketSource> SocketIo<S> {
     }
 
     /// Deregisters the source and releases its descriptor.
-    pub(crate) fn into_raw_fd(self) -> io::Result<RawFd> {
-        Ok(self.io.into_inner()?.into_raw_fd())
+    pub(crate) fn into_raw(self) -> io::Result<RawSocket> {
+        Ok(self.io.into_inner()?.into_raw())
     }
 
-    pub(crate) fn as_raw_fd(&self) -> RawFd {
-        self.io.as_raw_fd()
+    pub(crate) fn as_raw(&self) -> RawSocket {
+        self.io.as_raw()
     }
 
     pub(crate) fn take_error(&self) -> io::Result<Option<io::Error>> {

@@ -9,10 +9,10 @@ use crate::net::fill::poll_fill;
 use crate::net::sim_dispatch::{SimOr, UdpIo};
 use crate::net::sim_seam;
 use crate::reactor::Interest;
+use crate::sys::FromRaw;
 use bytes::BufMut;
 use std::io;
 use std::net::{Ipv4Addr, Ipv6Addr, SocketAddr};
-use std::os::fd::FromRawFd;
 use std::task::{Context, Poll};
 
 /// A UDP socket.
@@ -78,9 +78,9 @@ impl UdpSocket {
     /// Deregisters the socket and returns it as a standard socket, still in
     /// non-blocking mode.
     pub fn into_std(self) -> io::Result<std::net::UdpSocket> {
-        let fd = self.io.into_raw_fd()?;
-        // SAFETY: `fd` was just released by the mio socket that owned it.
-        Ok(unsafe { std::net::UdpSocket::from_raw_fd(fd) })
+        let raw = self.io.into_raw()?;
+        // SAFETY: `raw` was just released by the mio socket that owned it.
+        Ok(unsafe { std::net::UdpSocket::from_raw(raw) })
     }
 
     /// The local address.
@@ -181,7 +181,8 @@ impl UdpSocket {
     /// One non-blocking peek at the next datagram's sender (socket2 peeks
     /// with an empty buffer and reads only the address).
     fn peek_sender_now(&self) -> io::Result<SocketAddr> {
-        let addr = socket2::SockRef::from(self.sys()).peek_sender()?;
+        let sys = self.sys();
+        let addr = sys.try_io(|| socket2::SockRef::from(sys).peek_sender())?;
         addr.as_socket().ok_or_else(|| {
             io::Error::new(
                 io::ErrorKind::InvalidData,

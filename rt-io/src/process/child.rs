@@ -1,9 +1,8 @@
 //! [`Child`]: a spawned process, its piped standard streams, and the
 //! operations that wait for, poll or kill it.
 
-use super::exit::ChildProcess;
+use super::imp::{ChildProcess, ChildStderr, ChildStdin, ChildStdout};
 use super::join::join3;
-use super::pipe::{ChildStderr, ChildStdin, ChildStdout};
 use crate::io::{AsyncRead, AsyncReadExt};
 use std::future::poll_fn;
 use std::io;

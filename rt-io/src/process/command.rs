@@ -2,14 +2,15 @@
 //! `spawn` returns an asynchronous [`Child`].
 
 use super::child::Child;
-use super::exit::ChildProcess;
-use super::orphan;
-use super::pipe::{ChildStderr, ChildStdin, ChildStdout};
+use super::imp::{before_spawn, ChildProcess, ChildStderr, ChildStdin, ChildStdout};
 use crate::reactor::current_handle;
 use std::ffi::OsStr;
 use std::future::Future;
 use std::io;
+#[cfg(unix)]
 use std::os::unix::process::CommandExt;
+#[cfg(windows)]
+use std::os::windows::process::CommandExt;
 use std::path::Path;
 use std::process::{Command as StdCommand, CommandArgs, CommandEnvs, ExitStatus, Output, Stdio};
 
@@ -153,26 +154,31 @@ impl Command {
         self.kill_on_drop
     }
 
-    /// Runs the child with user id `id` (see `setuid`).
+    /// Runs the child with user id `id` (see `setuid`). Unix only.
+    #[cfg(unix)]
     pub fn uid(&mut self, id: u32) -> &mut Command {
         self.std.uid(id);
         self
     }
 
-    /// Runs the child with group id `id` (see `setgid`).
+    /// Runs the child with group id `id` (see `setgid`). Unix only.
+    #[cfg(unix)]
     pub fn gid(&mut self, id: u32) -> &mut Command {
         self.std.gid(id);
         self
     }
 
     /// Sets the name the child sees as `argv[0]`, instead of the program.
+    /// Unix only.
+    #[cfg(unix)]
     pub fn arg0<S: AsRef<OsStr>>(&mut self, arg: S) -> &mut Command {
         self.std.arg0(arg);
         self
     }
 
     /// Puts the child in process group `pgroup`; 0 makes it the leader of a
-    /// new group with its own pid as id.
+    /// new group with its own pid as id. Unix only.
+    #[cfg(unix)]
     pub fn process_group(&mut self, pgroup: i32) -> &mut Command {
         self.std.process_group(pgroup);
         self
@@ -186,6 +192,7 @@ impl Command {
     /// copy of a possibly multi-threaded process, so it must only do what
     /// is async-signal-safe (no allocation, no locks another thread might
     /// have held at the fork).
+    #[cfg(unix)]
     pub unsafe fn pre_exec<F>(&mut self, f: F) -> &mut Command
     where
         F: FnMut() -> io::Result<()> + Send + Sync + 'static,
@@ -193,6 +200,22 @@ impl Command {
         // SAFETY: this function's own contract is the one `pre_exec`
         // requires; the caller upholds it.
         unsafe { self.std.pre_exec(f) };
+        self
+    }
+
+    /// Sets the process creation flags (`CREATE_*`) passed to
+    /// `CreateProcess`. Windows only.
+    #[cfg(windows)]
+    pub fn creation_flags(&mut self, flags: u32) -> &mut Command {
+        self.std.creation_flags(flags);
+        self
+    }
+
+    /// Appends an argument to the command line exactly as given, without
+    /// the quoting [`arg`](Self::arg) applies. Windows only.
+    #[cfg(windows)]
+    pub fn raw_arg<S: AsRef<OsStr>>(&mut self, text: S) -> &mut Command {
+        self.std.raw_arg(text);
         self
     }
 
@@ -254,7 +277,7 @@ impl Command {
         // Checked first so that a missing runtime is reported the same way
         // whether or not a stream is piped.
         drop(current_handle());
-        orphan::reap_orphans_if_idle();
+        before_spawn();
         let mut child = with(&mut self.std)?;
         let (stdin, stdout, stderr) =
             (child.stdin.take(), child.stdout.take(), child.stderr.take());

@@ -41,13 +41,19 @@
 
 mod child;
 mod command;
-mod exit;
 mod join;
-mod orphan;
-mod pipe;
+#[cfg(unix)]
+mod unix;
+#[cfg(unix)]
+use unix as imp;
+#[cfg(windows)]
+mod windows;
+#[cfg(windows)]
+use windows as imp;
 
 pub use child::Child;
 pub use command::Command;
+pub use imp::{ChildStderr, ChildStdin, ChildStdout};
+#[cfg(unix)]
 #[doc(hidden)]
-pub use orphan::reap_orphans;
-pub use pipe::{ChildStderr, ChildStdin, ChildStdout};
+pub use unix::orphan::reap_orphans;

@@ -36,4 +36,5 @@ pub use select::{base_driver_for, requested_kind, IoDriverOptions, IO_DRIVER_ENV
 pub(crate) use poll_evented::PollEvented;
 #[cfg(feature = "process")]
 pub(crate) use registration::current_handle;
+#[cfg(unix)]
 pub(crate) use registration::Registration;

@@ -4,10 +4,10 @@
 use super::ready::Interest;
 use super::registration::Registration;
 use super::scheduled_io::Direction;
+use crate::net::socket_io::SocketSource;
 use std::io::{self, Write};
 use std::mem::MaybeUninit;
 use std::ops::Deref;
-use std::os::fd::{AsRawFd, RawFd};
 use std::task::{Context, Poll};
 
 /// A mio source registered with the current runtime's reactor. Dropping it
@@ -93,7 +93,7 @@ impl<E: mio::event::Source> Drop for PollEvented<E> {
     }
 }
 
-impl<E: mio::event::Source + AsRawFd> PollEvented<E> {
+impl<E: SocketSource> PollEvented<E> {
     /// Receives into `buf`, initialised or not, once readable; for socket
     /// sources only (it is `recv(2)`). The kernel writes straight into it:
     /// a reader that hands over uninitialised memory (hyper's and
@@ -105,26 +105,12 @@ impl<E: mio::event::Source + AsRawFd> PollEvented<E> {
         cx: &mut Context<'_>,
         buf: &mut [MaybeUninit<u8>],
     ) -> Poll<io::Result<usize>> {
-        let fd = self
-            .io
-            .as_ref()
-            .expect("source present until drop")
-            .as_raw_fd();
+        let source = self.io.as_ref().expect("source present until drop");
+        let fd = source.as_raw();
         let len = buf.len();
         self.registration
-            .poll_transfer_io(cx, Direction::Read, len, || recv_uninit(fd, &mut *buf))
+            .poll_transfer_io(cx, Direction::Read, len, || {
+                source.sys_call(|| crate::sys::recv_uninit(fd, &mut *buf))
+            })
     }
-}
-
-/// One `recv(2)` of socket `fd` into `buf`, which need not be initialised.
-/// `recv` rather than `read`: the kernel goes straight to the socket,
-/// without the file layer's checks and notifications that `read` passes
-/// through, and std's own socket reads make the same call.
-#[inline]
-fn recv_uninit(fd: RawFd, buf: &mut [MaybeUninit<u8>]) -> io::Result<usize> {
-    // SAFETY: `buf` is valid for writes of `buf.len()` bytes, and `recv`
-    // writes at most that many; `fd` belongs to a source the caller
-    // borrows, so it stays open for the call.
-    let n = unsafe { libc::recv(fd, buf.as_mut_ptr().cast(), buf.len(), 0) };
-    usize::try_from(n).map_err(|_| io::Error::last_os_error())
 }

@@ -147,7 +147,8 @@ impl Ready {
     /// The bits of a readiness that clearing `self` takes away: `self`,
     /// plus the error that ended a read or write wait when `self` names read
     /// or write readiness (the read or write that would block has seen no
-    /// pending error).
+    /// pending error). `AsyncFd`'s guards clear this way (Unix only).
+    #[cfg(unix)]
     pub(crate) fn clear_mask(self) -> Ready {
         if self.is_readable() || self.is_writable() {
             Ready(self.0 | IO_ERROR)
@@ -396,6 +397,7 @@ mod tests {
         assert!(!error.is_readable() && !error.is_writable());
     }
 
+    #[cfg(unix)]
     #[test]
     fn clearing_read_or_write_readiness_takes_the_io_error() {
         let read = ERROR_EVENT.intersection(Interest::READABLE);

@@ -135,10 +135,11 @@ impl Registration {
     }
 
     /// [`poll_io`](Self::poll_io) for a read or write of at most `len`
-    /// bytes. A transfer that moves fewer bytes than asked for drained the
-    /// socket (a read) or filled its send buffer (a write), and
-    /// edge-triggered readiness reports the next change anew, so that
-    /// direction's readiness bit is cleared then: the next call waits for
+    /// bytes. Where the poller is epoll or kqueue
+    /// (`sys::SHORT_TRANSFER_DRAINS`), a transfer that moves fewer bytes
+    /// than asked for drained the socket (a read) or filled its send buffer
+    /// (a write), and edge-triggered readiness reports the next change
+    /// anew, so that direction's readiness bit is cleared then: the next call waits for
     /// the event instead of spending a system call on `WouldBlock`. Only
     /// the readable or writable bit is cleared; closed and error readiness
     /// stay. The clear is tick-checked like any other, so an event that
@@ -155,7 +156,7 @@ impl Registration {
             let event = ready!(self.poll_ready(cx, direction))?;
             match op() {
                 Err(e) if e.kind() == io::ErrorKind::WouldBlock => self.clear_readiness(event),
-                Ok(n) if n > 0 && n < len => {
+                Ok(n) if crate::sys::SHORT_TRANSFER_DRAINS && n > 0 && n < len => {
                     let consumed = match direction {
                         Direction::Read => Ready::READABLE,
                         Direction::Write => Ready::WRITABLE,

@@ -1,6 +1,5 @@
 //! [`ctrl_c`]: wait once for the user's interrupt.
 
-use super::unix::{signal, SignalKind};
 use std::io;
 
 /// Completes when the process next receives `SIGINT` (Ctrl-C).
@@ -44,7 +43,10 @@ use std::io;
 /// # }
 /// ```
 pub async fn ctrl_c() -> io::Result<()> {
-    let mut interrupts = signal(SignalKind::interrupt())?;
+    #[cfg(unix)]
+    let mut interrupts = super::unix::signal(super::unix::SignalKind::interrupt())?;
+    #[cfg(windows)]
+    let mut interrupts = super::windows::ctrl_c()?;
     interrupts.recv().await;
     Ok(())
 }

@@ -1,5 +1,6 @@
-//! Signal handling (feature `signal`, Unix only): [`ctrl_c`] and, in
-//! [`unix`], a [`Signal`](unix::Signal) stream per signal kind.
+//! Signal handling (feature `signal`): [`ctrl_c`] everywhere; on Unix, in
+//! `unix`, a `Signal` stream per signal kind; on Windows, in `windows`,
+//! a listener per console control event (`windows/console.rs`).
 //!
 //! The module owns the whole path of a delivery. A process-wide handler per
 //! signal number (installed through `signal-hook-registry`, once, on first
@@ -11,7 +12,11 @@
 mod ctrl_c;
 #[doc(hidden)]
 pub mod event;
+#[cfg(unix)]
 mod registry;
+#[cfg(unix)]
 pub mod unix;
+#[cfg(windows)]
+pub mod windows;
 
 pub use ctrl_c::ctrl_c;

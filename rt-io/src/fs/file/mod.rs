@@ -445,12 +445,14 @@ impl Drop for File {
     }
 }
 
+#[cfg(unix)]
 impl std::os::unix::io::AsRawFd for File {
     fn as_raw_fd(&self) -> std::os::unix::io::RawFd {
         self.std.as_raw_fd()
     }
 }
 
+#[cfg(unix)]
 impl std::os::unix::io::FromRawFd for File {
     /// Takes ownership of `fd` as a file.
     ///
@@ -464,8 +466,39 @@ impl std::os::unix::io::FromRawFd for File {
     }
 }
 
+#[cfg(unix)]
 impl std::os::unix::io::AsFd for File {
     fn as_fd(&self) -> std::os::unix::io::BorrowedFd<'_> {
         self.std.as_fd()
+    }
+}
+
+#[cfg(windows)]
+impl std::os::windows::io::AsRawHandle for File {
+    fn as_raw_handle(&self) -> std::os::windows::io::RawHandle {
+        self.std.as_raw_handle()
+    }
+}
+
+#[cfg(windows)]
+impl std::os::windows::io::FromRawHandle for File {
+    /// Takes ownership of `handle` as a file.
+    ///
+    /// # Safety
+    ///
+    /// `handle` must be an open file handle that nothing else owns, as for
+    /// `std::fs::File::from_raw_handle`.
+    unsafe fn from_raw_handle(handle: std::os::windows::io::RawHandle) -> File {
+        // SAFETY: the caller hands over sole ownership of an open `handle`.
+        File::from_std(unsafe {
+            <StdFile as std::os::windows::io::FromRawHandle>::from_raw_handle(handle)
+        })
+    }
+}
+
+#[cfg(windows)]
+impl std::os::windows::io::AsHandle for File {
+    fn as_handle(&self) -> std::os::windows::io::BorrowedHandle<'_> {
+        self.std.as_handle()
     }
 }

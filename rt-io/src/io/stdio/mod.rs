@@ -1,13 +1,10 @@
 //! The process's standard streams as async values: [`stdin`], [`stdout`]
 //! and [`stderr`]. Their blocking reads and writes run on the runtime's
-//! blocking pool (see `blocking.rs`), as tokio's do.
+//! blocking pool (see `io/blocking.rs`), as tokio's do.
 
-mod blocking;
-
+use crate::io::blocking::Blocking;
 use crate::io::{AsyncRead, AsyncWrite, ReadBuf};
-use blocking::Blocking;
 use std::io;
-use std::os::fd::{AsFd, AsRawFd, BorrowedFd, RawFd};
 use std::pin::Pin;
 use std::task::{Context, Poll};
 
@@ -99,7 +96,7 @@ impl AsyncRead for Stdin {
     }
 }
 
-/// `AsyncWrite` and the descriptor traits, alike for the two output
+/// `AsyncWrite` and the handle traits, alike for the two output
 /// streams.
 macro_rules! impl_output {
     ($($ty:ident => $std:ident),*) => {$(
@@ -122,24 +119,9 @@ macro_rules! impl_output {
             }
         }
 
-        impl_output!(@fd $ty => $std);
+        crate::sys::impl_as_stdio!($ty => $std);
     )*};
-    (@fd $ty:ident => $std:ident) => {
-        impl AsRawFd for $ty {
-            fn as_raw_fd(&self) -> RawFd {
-                io::$std().as_raw_fd()
-            }
-        }
-
-        impl AsFd for $ty {
-            fn as_fd(&self) -> BorrowedFd<'_> {
-                // SAFETY: the standard streams' descriptors stay open for
-                // the life of the process.
-                unsafe { BorrowedFd::borrow_raw(self.as_raw_fd()) }
-            }
-        }
-    };
 }
 
 impl_output!(Stdout => stdout, Stderr => stderr);
-impl_output!(@fd Stdin => stdin);
+crate::sys::impl_as_stdio!(Stdin => stdin);

@@ -6,9 +6,9 @@ use crate::net::accept::ListenerIo;
 use crate::net::addr::{each_addr, ToSocketAddrs};
 use crate::net::sim_dispatch::{SimOr, TcpListenerIo};
 use crate::net::sim_seam;
+use crate::sys::FromRaw;
 use std::io;
 use std::net::SocketAddr;
-use std::os::fd::FromRawFd;
 use std::task::{Context, Poll};
 
 /// The accept queue length `bind` asks for.
@@ -47,7 +47,9 @@ impl TcpListener {
                 return TcpListener::bind_sim(&sim, addr);
             }
             let socket = TcpSocket::new_for_addr(addr)?;
-            socket.set_reuseaddr(true)?;
+            if crate::sys::LISTENER_REUSES_ADDRESS {
+                socket.set_reuseaddr(true)?;
+            }
             socket.bind(addr)?;
             socket.listen(DEFAULT_BACKLOG)
         })
@@ -93,9 +95,9 @@ impl TcpListener {
     /// Deregisters the listener and returns it as a standard listener,
     /// still in non-blocking mode.
     pub fn into_std(self) -> io::Result<std::net::TcpListener> {
-        let fd = self.io.into_raw_fd()?;
-        // SAFETY: `fd` was just released by the mio listener that owned it.
-        Ok(unsafe { std::net::TcpListener::from_raw_fd(fd) })
+        let raw = self.io.into_raw()?;
+        // SAFETY: `raw` was just released by the mio listener that owned it.
+        Ok(unsafe { std::net::TcpListener::from_raw(raw) })
     }
 
     /// The local address the listener is bound to.
@@ -122,4 +124,4 @@ impl TryFrom<std::net::TcpListener> for TcpListener {
     }
 }
 
-crate::net::fd::impl_as_fd!(TcpListener);
+crate::sys::impl_as_socket!(io: TcpListener);

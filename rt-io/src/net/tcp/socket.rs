@@ -4,18 +4,11 @@
 use super::listener::TcpListener;
 use super::stream::TcpStream;
 use crate::net::sim_seam;
-use socket2::{Domain, Protocol, SockRef, Socket, Type};
+use crate::sys::{FromRaw, IntoRaw};
+use socket2::{Domain, Protocol, Socket, Type};
 use std::io;
 use std::net::SocketAddr;
-use std::os::fd::{AsFd, AsRawFd, BorrowedFd, FromRawFd, IntoRawFd, RawFd};
 use std::time::Duration;
-
-/// `connect` on a non-blocking socket reports `EINPROGRESS` while the
-/// handshake runs.
-#[cfg(any(target_os = "linux", target_os = "android"))]
-const EINPROGRESS: i32 = 115;
-#[cfg(not(any(target_os = "linux", target_os = "android")))]
-const EINPROGRESS: i32 = 36;
 
 /// A TCP socket not yet connected or listening: set options, bind, then
 /// [`connect`](TcpSocket::connect) or [`listen`](TcpSocket::listen).
@@ -79,12 +72,14 @@ impl TcpSocket {
         self.inner.reuse_address()
     }
 
-    /// Sets `SO_REUSEPORT`.
+    /// Sets `SO_REUSEPORT`. Unix only.
+    #[cfg(unix)]
     pub fn set_reuseport(&self, reuseport: bool) -> io::Result<()> {
         self.inner.set_reuse_port(reuseport)
     }
 
-    /// Whether `SO_REUSEPORT` is set.
+    /// Whether `SO_REUSEPORT` is set. Unix only.
+    #[cfg(unix)]
     pub fn reuseport(&self) -> io::Result<bool> {
         self.inner.reuse_port()
     }
@@ -176,13 +171,12 @@ impl TcpSocket {
         }
         match self.inner.connect(&addr.into()) {
             Ok(()) => {}
-            Err(e) if e.raw_os_error() == Some(EINPROGRESS) => {}
-            Err(e) if e.kind() == io::ErrorKind::WouldBlock => {}
+            Err(e) if crate::sys::connect_in_progress(&e) => {}
             Err(e) => return Err(e),
         }
-        let fd = self.inner.into_raw_fd();
-        // SAFETY: `fd` was just released by the socket that owned it.
-        let sys = unsafe { mio::net::TcpStream::from_raw_fd(fd) };
+        let raw = self.inner.into_raw();
+        // SAFETY: `raw` was just released by the socket that owned it.
+        let sys = unsafe { mio::net::TcpStream::from_raw(raw) };
         TcpStream::connect_mio(sys).await
     }
 
@@ -200,9 +194,9 @@ impl TcpSocket {
         }
         let backlog = backlog.min(i32::MAX as u32) as i32;
         self.inner.listen(backlog)?;
-        let fd = self.inner.into_raw_fd();
-        // SAFETY: `fd` was just released by the socket that owned it.
-        let sys = unsafe { mio::net::TcpListener::from_raw_fd(fd) };
+        let raw = self.inner.into_raw();
+        // SAFETY: `raw` was just released by the socket that owned it.
+        let sys = unsafe { mio::net::TcpListener::from_raw(raw) };
         TcpListener::new(sys)
     }
 
@@ -215,46 +209,6 @@ impl TcpSocket {
     }
 }
 
-/// `SO_LINGER` of a connected stream's socket.
-pub(crate) fn linger_of(fd: BorrowedFd<'_>) -> io::Result<Option<Duration>> {
-    SockRef::from(&fd).linger()
-}
-
-/// Sets `SO_LINGER` on a connected stream's socket.
-pub(crate) fn set_linger_of(fd: BorrowedFd<'_>, dur: Option<Duration>) -> io::Result<()> {
-    SockRef::from(&fd).set_linger(dur)
-}
-
 crate::net::sockopt::ip_options!(TcpSocket);
 
-impl AsRawFd for TcpSocket {
-    fn as_raw_fd(&self) -> RawFd {
-        self.inner.as_raw_fd()
-    }
-}
-
-impl AsFd for TcpSocket {
-    fn as_fd(&self) -> BorrowedFd<'_> {
-        self.inner.as_fd()
-    }
-}
-
-impl FromRawFd for TcpSocket {
-    /// # Safety
-    ///
-    /// `fd` must be an open TCP socket that the caller owns.
-    unsafe fn from_raw_fd(fd: RawFd) -> TcpSocket {
-        // SAFETY: the caller hands over ownership of an open socket.
-        let inner = unsafe { Socket::from_raw_fd(fd) };
-        TcpSocket {
-            inner,
-            sim_bound: rt_core::loom::sync::Mutex::new(None),
-        }
-    }
-}
-
-impl IntoRawFd for TcpSocket {
-    fn into_raw_fd(self) -> RawFd {
-        self.inner.into_raw_fd()
-    }
-}
+crate::sys::impl_raw_socket!(inner: TcpSocket, sim_bound: rt_core::loom::sync::Mutex::new(None));

@@ -9,9 +9,9 @@ use crate::net::sim_seam::{self, SimTcpStream};
 use crate::net::tcp::split::{split, ReadHalf, WriteHalf};
 use crate::net::tcp::split_owned::{split_owned, OwnedReadHalf, OwnedWriteHalf};
 use crate::reactor::Interest;
+use crate::sys::FromRaw;
 use std::io;
 use std::net::SocketAddr;
-use std::os::fd::{AsFd, FromRawFd};
 use std::task::{Context, Poll};
 use std::time::Duration;
 
@@ -109,10 +109,10 @@ impl TcpStream {
     /// Deregisters the stream and returns it as a standard stream, still in
     /// non-blocking mode.
     pub fn into_std(self) -> io::Result<std::net::TcpStream> {
-        let fd = self.io.into_raw_fd()?;
-        // SAFETY: `fd` was just released by the mio stream that owned it,
+        let raw = self.io.into_raw()?;
+        // SAFETY: `raw` was just released by the mio stream that owned it,
         // so the new owner is its only owner.
-        Ok(unsafe { std::net::TcpStream::from_raw_fd(fd) })
+        Ok(unsafe { std::net::TcpStream::from_raw(raw) })
     }
 
     /// The local address.
@@ -150,19 +150,19 @@ impl TcpStream {
 
     /// The `SO_LINGER` setting.
     pub fn linger(&self) -> io::Result<Option<Duration>> {
-        super::socket::linger_of(self.as_fd())
+        socket2::SockRef::from(self).linger()
     }
 
     /// Sets `SO_LINGER`: how long closing waits for unsent data.
     /// `Some(Duration::ZERO)` makes close reset the connection.
     pub fn set_linger(&self, dur: Option<Duration>) -> io::Result<()> {
-        super::socket::set_linger_of(self.as_fd(), dur)
+        socket2::SockRef::from(self).set_linger(dur)
     }
 
     /// Sets `SO_LINGER` to zero: dropping the stream then resets the
     /// connection at once instead of sending what is left.
     pub fn set_zero_linger(&self) -> io::Result<()> {
-        super::socket::set_linger_of(self.as_fd(), Some(Duration::ZERO))
+        socket2::SockRef::from(self).set_linger(Some(Duration::ZERO))
     }
 
     /// Whether `TCP_QUICKACK` is on (acknowledgements sent at once rather

@@ -76,7 +76,7 @@ impl UnixListener {
     /// Deregisters the listener and returns it as a standard listener,
     /// still in non-blocking mode.
     pub fn into_std(self) -> io::Result<std::os::unix::net::UnixListener> {
-        let fd = self.io.into_raw_fd()?;
+        let fd = self.io.into_raw()?;
         // SAFETY: `fd` was just released by the mio listener that owned it.
         Ok(unsafe { std::os::unix::net::UnixListener::from_raw_fd(fd) })
     }
@@ -102,4 +102,4 @@ impl UnixListener {
     }
 }
 
-crate::net::fd::impl_as_fd!(UnixListener);
+crate::sys::impl_as_socket!(io: UnixListener);

@@ -88,7 +88,7 @@ impl UnixStream {
     /// Deregisters the socket and returns it as a standard socket, still in
     /// non-blocking mode.
     pub fn into_std(self) -> io::Result<std::os::unix::net::UnixStream> {
-        let fd = self.io.into_raw_fd()?;
+        let fd = self.io.into_raw()?;
         // SAFETY: `fd` was just released by the mio socket that owned it.
         Ok(unsafe { std::os::unix::net::UnixStream::from_raw_fd(fd) })
     }

@@ -1,4 +1,4 @@
-//! The orphan queue: children whose [`Child`](super::Child) was dropped
+//! The orphan queue: children whose [`Child`](crate::process::Child) was dropped
 //! before their exit was collected, kept until they exit so that none stays
 //! a zombie.
 //!

@@ -26,11 +26,11 @@ fn nonblocking(fd: impl Into<OwnedFd>) -> io::Result<OwnedFd> {
 }
 
 /// The child's standard input, when it was set to [`Stdio::piped`]; see
-/// [`Child::stdin`](super::Child::stdin).
+/// [`Child::stdin`](crate::process::Child::stdin).
 ///
 /// Writes wait for room in the pipe without blocking the thread. The child
 /// reads end of file once this handle is dropped (as tokio's, `shutdown`
-/// does not close the pipe; [`Child::wait`](super::Child::wait) drops the
+/// does not close the pipe; [`Child::wait`](crate::process::Child::wait) drops the
 /// handle for you).
 #[derive(Debug)]
 pub struct ChildStdin {
@@ -38,14 +38,14 @@ pub struct ChildStdin {
 }
 
 /// The child's standard output, when it was set to [`Stdio::piped`]; see
-/// [`Child::stdout`](super::Child::stdout).
+/// [`Child::stdout`](crate::process::Child::stdout).
 #[derive(Debug)]
 pub struct ChildStdout {
     pipe: Receiver,
 }
 
 /// The child's standard error, when it was set to [`Stdio::piped`]; see
-/// [`Child::stderr`](super::Child::stderr).
+/// [`Child::stderr`](crate::process::Child::stderr).
 #[derive(Debug)]
 pub struct ChildStderr {
     pipe: Receiver,

@@ -1,4 +1,4 @@
-//! `ChildProcess`: the running process behind a [`Child`](super::Child),
+//! `ChildProcess`: the running process behind a [`Child`](crate::process::Child),
 //! and how its exit status is collected.
 //!
 //! The process is either running (its exit not yet collected) or done (the
@@ -22,7 +22,7 @@ enum State {
 
 /// A spawned process until its exit status is collected.
 #[derive(Debug)]
-pub(super) struct ChildProcess {
+pub(crate) struct ChildProcess {
     state: State,
     kill_on_drop: bool,
     /// Created by the first `poll_wait` and kept across polls, so that a
@@ -33,7 +33,7 @@ pub(super) struct ChildProcess {
 impl ChildProcess {
     /// Takes over `child`, whose standard stream handles were already
     /// taken out.
-    pub(super) fn new(child: StdChild, kill_on_drop: bool) -> ChildProcess {
+    pub(crate) fn new(child: StdChild, kill_on_drop: bool) -> ChildProcess {
         ChildProcess {
             state: State::Running(child),
             kill_on_drop,
@@ -42,7 +42,7 @@ impl ChildProcess {
     }
 
     /// The OS pid while the exit was not collected.
-    pub(super) fn id(&self) -> Option<u32> {
+    pub(crate) fn id(&self) -> Option<u32> {
         match &self.state {
             State::Running(child) => Some(child.id()),
             State::Done(_) => None,
@@ -52,7 +52,7 @@ impl ChildProcess {
     /// Sends `SIGKILL` unless the exit was already collected; then there
     /// is nothing left to kill (and the pid may be someone else's), so it
     /// succeeds without signalling.
-    pub(super) fn start_kill(&mut self) -> io::Result<()> {
+    pub(crate) fn start_kill(&mut self) -> io::Result<()> {
         match &mut self.state {
             State::Running(child) => child.kill(),
             State::Done(_) => Ok(()),
@@ -60,7 +60,7 @@ impl ChildProcess {
     }
 
     /// Collects the exit status if the process has exited, without waiting.
-    pub(super) fn try_wait(&mut self) -> io::Result<Option<ExitStatus>> {
+    pub(crate) fn try_wait(&mut self) -> io::Result<Option<ExitStatus>> {
         orphan::reap_orphans_if_idle();
         match &mut self.state {
             State::Done(status) => Ok(Some(*status)),
@@ -77,7 +77,7 @@ impl ChildProcess {
 
     /// `Ready` with the exit status once the process has exited; otherwise
     /// `cx` is woken by the next `SIGCHLD`.
-    pub(super) fn poll_wait(&mut self, cx: &mut Context<'_>) -> Poll<io::Result<ExitStatus>> {
+    pub(crate) fn poll_wait(&mut self, cx: &mut Context<'_>) -> Poll<io::Result<ExitStatus>> {
         if let State::Done(status) = self.state {
             return Poll::Ready(Ok(status));
         }
