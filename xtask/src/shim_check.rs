@@ -57,7 +57,7 @@ const EXCEPTIONS: &[(&str, &[&str], &str)] = &[
          between threads",
     ),
     (
-        "rt-io/src/process/orphan.rs",
+        "rt-io/src/process/unix/orphan.rs",
         &["Mutex", "MutexGuard", "TryLockError"],
         "the process-wide queue of orphaned child processes, a `static` (the shim's mutex is \
          not const-constructible under loom), touched only by `try_lock` from the reactor \
