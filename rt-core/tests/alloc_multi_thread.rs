@@ -1,6 +1,7 @@
-//! Leak check for the multi-thread runtime: after 100k tasks (200 under Miri) spawned from
-//! several threads and joined, and after the runtime is dropped, every
-//! allocation made since just before it was built has been freed.
+//! Leak check for the multi-thread runtime: after 100k tasks (200 under
+//! Miri) spawned from several threads and joined, and after the runtime is
+//! dropped, every allocation made since just before it was built has been
+//! freed.
 //!
 //! Allocations happen on worker threads, so the whole process is counted;
 //! this binary therefore runs without the test harness (whose own threads
