@@ -5,12 +5,10 @@
 //! and every test must pass. Prints a table of test sets, tests run and
 //! ignored, and time, per borrow model.
 //!
-//! The sets, in [`FULL`]: rt-core's unit tests (task cells and state, the
-//! queues, the inject queue, the linked list, the wakers) and its task,
-//! dump and `LocalSet` tests; rt-sync's unit and integration tests;
-//! rt-time's wheel; and the whole of rt-io (`--all-features --lib
-//! --tests`). `--quick` runs [`QUICK`], chosen to cover the unsafe
-//! protocols in a few minutes on two cores under both models; CI runs it.
+//! The sets, in [`FULL`]: rt-core, rt-sync, rt-time and rt-io, each whole
+//! (`--all-features --lib --tests`). `--quick` runs [`QUICK`], chosen to
+//! cover the unsafe protocols in a few minutes on two cores under both
+//! models; CI runs it.
 //!
 //! The skips live beside the tests, each with its reason, so that a plain
 //! `cargo +nightly miri test -p <crate> --lib --tests` skips them itself: a
@@ -18,10 +16,9 @@
 //! calls Miri does not emulate) starts with `#![cfg(not(miri))]` under a
 //! comment that says why; a single test carries `#[cfg_attr(miri, ignore =
 //! "why")]`; a count too slow to interpret is Miri-sized (`if cfg!(miri) {
-//! .. }`). The loom targets build only with `--cfg loom` and are empty
-//! here. rt-core, rt-sync and rt-time still name targets and filters: the
-//! rest of their tests (rt-core's multi-thread, blocking-pool and
-//! allocation-counting targets among them) do not yet carry their skips.
+//! .. }`: a runtime of a few workers runs a few dozen tasks under Miri as
+//! it runs thousands natively, only slower). The loom targets build only
+//! with `--cfg loom` and are empty here.
 //!
 //! Nothing is installed here: Miri comes with the nightly toolchain's
 //! `miri` and `rust-src` components (`.ci/run` adds them on CI).
@@ -103,60 +100,27 @@ const QUICK: &[Set] = &[
     ),
 ];
 
-/// What a full run runs.
+/// What a full run runs: each crate whole, with every feature.
 const FULL: &[Set] = &[
     set(
         "rt-core",
-        &["--lib"],
+        &["--all-features", "--lib", "--tests"],
         &[],
-        "unit tests: task cells and state, queues, inject, linked list, wakers",
+        "task cells and state, queues, inject, linked list, wakers; tasks, both \
+         schedulers, the blocking pool, dumps, allocation counts",
     ),
-    set(
-        "rt-core",
-        &[
-            "--test",
-            "spawn_join",
-            "--test",
-            "join_set",
-            "--test",
-            "local_set",
-            "--test",
-            "task_local",
-            "--test",
-            "observe_dump",
-            "--test",
-            "observe_trace",
-        ],
-        &[],
-        "tasks through the public API: spawn, join, abort, JoinSet, LocalSet, dumps",
-    ),
-    set("rt-sync", &["--lib"], &[], "rt-sync's unit tests"),
     set(
         "rt-sync",
-        &[
-            "--test",
-            "oneshot",
-            "--test",
-            "semaphore",
-            "--test",
-            "notify",
-            "--test",
-            "mutex",
-            "--test",
-            "rwlock",
-            "--test",
-            "mpsc",
-            "--test",
-            "watch",
-            "--test",
-            "broadcast",
-            "--test",
-            "cells_and_barrier",
-        ],
+        &["--all-features", "--lib", "--tests"],
         &[],
-        "rt-sync's primitives",
+        "rt-sync's primitives, alone and on both schedulers",
     ),
-    set("rt-time", &["--lib"], &["wheel"], "the timer wheel"),
+    set(
+        "rt-time",
+        &["--all-features", "--lib", "--tests"],
+        &[],
+        "the timer wheel, sleeps, timeouts, intervals, the paused clock",
+    ),
     set(
         "rt-io",
         &["--all-features", "--lib", "--tests"],
