@@ -4,7 +4,7 @@
 //! tokio and on rt patched in under tokio's name, and its smoke run on
 //! both. The tokio run checks the fixture itself; the rt run checks rt.
 //! The rt build also has the fixture's `sim` feature, and its run adds
-//! `ecosystem sim`: the axum application and an HTTP client as hosts of a
+//! `ecosystem sim`: the axum application and a reqwest client as hosts of a
 //! deterministic simulation (a partition, a timeout, a retry), twice with
 //! the same seed.
 //! `--rt-only` skips the tokio build and run. `--bench` then times the

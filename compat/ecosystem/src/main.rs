@@ -11,7 +11,7 @@
 //!   as `listening on ADDR`, until standard input closes (for wrk).
 //! * `ecosystem kv`: a RESP key-value server, the same way (for
 //!   redis-benchmark).
-//! * `ecosystem sim`: the axum application and an HTTP client as hosts of
+//! * `ecosystem sim`: the axum application and a reqwest client as hosts of
 //!   a deterministic simulation, with a partition, a timeout and a retry,
 //!   run twice with the same seed (rt build with the `sim` feature only).
 //!

@@ -1,14 +1,14 @@
-//! The fixture's axum application and an HTTP client as hosts of an rt-sim
-//! simulation, unchanged: `ecosystem sim` (rt build with the `sim`
+//! The fixture's axum application and a reqwest client as hosts of an
+//! rt-sim simulation, unchanged: `ecosystem sim` (rt build with the `sim`
 //! feature only; tokio has no simulator).
 //!
 //! Host `server` (10.0.0.1) serves [`server::app`] with `axum::serve` on
-//! port 80. Host `client` talks to it through hyper-util's pooled client,
-//! the one reqwest is built on, with tower's `Timeout` around it:
+//! port 80. Host `client` talks to it as `http://server` through a pooled
+//! reqwest client with a request timeout:
 //!
 //! 1. `/plain` and `/json` answer while the network is whole;
-//! 2. a partition between the two hosts stalls the next request until the
-//!    timeout ends it, on the virtual clock;
+//! 2. a partition between the two hosts stalls the next request until
+//!    reqwest's timeout ends it, on the virtual clock;
 //! 3. the partition is repaired and the request is retried, with a
 //!    backoff, until it is answered.
 //!
@@ -16,31 +16,28 @@
 //! their trace hashes must be equal (when they are not, the first event
 //! that differs is named). `ECOSYSTEM_SIM_TRACE=1` prints the trace.
 //!
-//! reqwest itself is not the client: its connector (hyper-util's
-//! `HttpConnector`) opens a real socket with socket2 and hands it to
-//! `TcpSocket::from_std_stream`, which leaves the simulation; and its
-//! default resolver calls getaddrinfo in `spawn_blocking`, which would ask
-//! the machine's resolver for the simulated host names. reqwest offers no
-//! way to replace its base connector, so the client here is hyper-util's
-//! with a connector that opens `tokio::net::TcpStream` by host name, which
-//! resolves and connects inside the simulation.
+//! The one thing set differently from a plain reqwest client is the
+//! resolver. reqwest's default one (hyper-util's `GaiResolver`) calls
+//! getaddrinfo in `spawn_blocking`: inside a simulation that closure runs
+//! inline, but getaddrinfo asks the machine's resolver, which knows no
+//! simulated host. [`LookupHost`] resolves through `tokio::net::lookup_host`
+//! instead, which the simulation answers (and which outside one is the
+//! same getaddrinfo). reqwest's connector needs nothing: it creates its
+//! socket with socket2 and hands it to `TcpSocket::from_std_stream`, and
+//! inside a simulation `TcpSocket::connect` opens a simulated stream (the
+//! real socket is created, never connected, and closed).
 
+use std::net::SocketAddr;
 use std::sync::Arc;
 use std::time::Duration;
 
-use bytes::Bytes;
-use http_body_util::{BodyExt, Full};
-use hyper::{Request, StatusCode, Uri};
-use hyper_util::client::legacy::Client;
-use hyper_util::rt::{TokioExecutor, TokioIo};
+use reqwest::dns::{Addrs, Name, Resolve, Resolving};
+use reqwest::StatusCode;
 use rt::sim::{HostResult, Report, Sim};
-use tokio::net::TcpStream;
-use tower::timeout::Timeout;
-use tower::{Service, ServiceExt};
 
 use crate::server::{self, Info, PLAIN};
 
-/// The seed both runs use.
+/// The seed both runs use, unless `RT_SIM_SEED` names another.
 const SEED: u64 = 46;
 
 /// How long the client waits for an answer before giving up on a request.
@@ -49,7 +46,8 @@ const REQUEST_TIMEOUT: Duration = Duration::from_secs(2);
 /// How often the client tries a request after the repair, at most.
 const ATTEMPTS: u32 = 4;
 
-/// Runs the scenario twice with [`SEED`] and compares the runs.
+/// Runs the scenario twice with [`SEED`] (or `RT_SIM_SEED`) and compares
+/// the runs.
 pub fn run() -> Result<(), String> {
     let first = scenario(SEED)?;
     let second = scenario(SEED)?;
@@ -64,15 +62,16 @@ pub fn run() -> Result<(), String> {
                 |(a, b)| format!("first difference: `{a}` and `{b}`"),
             );
         return Err(format!(
-            "sim: two runs with seed {SEED} differ: trace hashes {:016x} and {:016x}; {diverged}",
-            first.hash, second.hash
+            "sim: two runs with seed {} differ: trace hashes {:016x} and {:016x}; {diverged}",
+            first.seed, first.hash, second.hash
         ));
     }
     if std::env::var_os("ECOSYSTEM_SIM_TRACE").is_some() {
         first.events.iter().for_each(|event| println!("{event}"));
     }
     println!(
-        "ok sim (seed {SEED}: {} trace events over {:.3?} of virtual time, the same hash {:016x} twice)",
+        "ok sim (seed {}: {} trace events over {:.3?} of virtual time, the same hash {:016x} twice)",
+        first.seed,
         first.events.len(),
         first.elapsed,
         first.hash
@@ -95,24 +94,27 @@ fn scenario(seed: u64) -> Result<Report, String> {
 
 /// The client host's software: the three steps of the module's list.
 async fn client() -> HostResult {
-    let client: Client<_, Full<Bytes>> = Client::builder(TokioExecutor::new())
-        .build(tower::service_fn(|uri| Box::pin(connect(uri))));
-    let mut http = Timeout::new(client, REQUEST_TIMEOUT);
+    let http = reqwest::Client::builder()
+        .no_proxy()
+        .timeout(REQUEST_TIMEOUT)
+        .dns_resolver(Arc::new(LookupHost))
+        .build()?;
 
-    let (status, body) = get(&mut http, "/plain").await?;
+    let (status, body) = get(&http, "/plain").await?;
     expect(status == StatusCode::OK && body == PLAIN, "/plain", &body)?;
-    let (status, body) = get(&mut http, "/json").await?;
-    let info: Info = serde_json::from_slice(&body)?;
+    let response = http.get("http://server/json").send().await?;
     expect(
-        status == StatusCode::OK && info == Info::expected(),
+        response.status() == StatusCode::OK,
         "/json",
-        &body,
+        response.status(),
     )?;
+    let info: Info = response.json().await?;
+    expect(info == Info::expected(), "/json", &info)?;
 
     rt::sim::partition("client", "server");
     let started = tokio::time::Instant::now();
-    match get(&mut http, "/plain").await {
-        Err(e) if e.is::<tower::timeout::error::Elapsed>() => {}
+    match get(&http, "/plain").await {
+        Err(e) if e.is_timeout() => {}
         Err(e) => return Err(format!("during the partition: {e}, not the timeout").into()),
         Ok((status, _)) => {
             return Err(format!("during the partition: answered {status}").into());
@@ -124,7 +126,7 @@ async fn client() -> HostResult {
 
     let mut backoff = Duration::from_millis(100);
     for attempt in 1..=ATTEMPTS {
-        match get(&mut http, "/plain").await {
+        match get(&http, "/plain").await {
             Ok((status, body)) => {
                 expect(
                     status == StatusCode::OK && body == PLAIN,
@@ -144,18 +146,11 @@ async fn client() -> HostResult {
     unreachable!("the last attempt returns")
 }
 
-/// One GET through `http`: the status and whole body.
-async fn get<S>(http: &mut S, path: &str) -> Result<(StatusCode, Bytes), tower::BoxError>
-where
-    S: Service<Request<Full<Bytes>>, Response = hyper::Response<hyper::body::Incoming>>,
-    S::Error: Into<tower::BoxError>,
-{
-    let request = Request::get(format!("http://server:80{path}")).body(Full::default())?;
-    let response = http.ready().await.map_err(Into::into)?;
-    let response = response.call(request).await.map_err(Into::into)?;
+/// One GET of `http://server{path}`: the status and the body as text.
+async fn get(http: &reqwest::Client, path: &str) -> reqwest::Result<(StatusCode, String)> {
+    let response = http.get(format!("http://server{path}")).send().await?;
     let status = response.status();
-    let body = response.into_body().collect().await?.to_bytes();
-    Ok((status, body))
+    Ok((status, response.text().await?))
 }
 
 /// Fails the client with what `what` was when `ok` is false.
@@ -167,13 +162,17 @@ fn expect(ok: bool, what: &str, was: impl std::fmt::Debug) -> HostResult {
     }
 }
 
-/// Opens a connection for hyper-util's client (which takes its future
-/// boxed: it must be `Unpin`) with
-/// `tokio::net::TcpStream::connect` by host name: inside a simulation the
-/// name resolves to the host's simulated address and the stream is a
-/// simulated one.
-async fn connect(uri: Uri) -> std::io::Result<TokioIo<TcpStream>> {
-    let host = uri.host().unwrap_or_default();
-    let port = uri.port_u16().unwrap_or(80);
-    Ok(TokioIo::new(TcpStream::connect((host, port)).await?))
+/// reqwest's resolver over `tokio::net::lookup_host`: inside a simulation
+/// a host's name resolves to its simulated address.
+struct LookupHost;
+
+impl Resolve for LookupHost {
+    fn resolve(&self, name: Name) -> Resolving {
+        Box::pin(async move {
+            // The port is the URL's; reqwest puts it in place of this one.
+            let addrs: Vec<SocketAddr> =
+                tokio::net::lookup_host((name.as_str(), 0)).await?.collect();
+            Ok(Box::new(addrs.into_iter()) as Addrs)
+        })
+    }
 }
