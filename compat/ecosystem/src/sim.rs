@@ -80,6 +80,8 @@ pub fn run() -> Result<(), String> {
 }
 
 /// One run: the server host, the client host, and the client's checks.
+/// A failed run prints the seed it used (`RT_SIM_SEED` may override
+/// `seed`) and how to replay it.
 fn scenario(seed: u64) -> Result<Report, String> {
     let mut sim = Sim::builder().seed(seed).keep_trace(true).build();
     sim.host("server", || async {
@@ -89,7 +91,7 @@ fn scenario(seed: u64) -> Result<Report, String> {
         Ok(())
     });
     sim.client("client", client());
-    sim.run().map_err(|e| format!("sim: seed {seed}: {e}"))
+    sim.run().map_err(|e| format!("sim: {e}"))
 }
 
 /// The client host's software: the three steps of the module's list.
