@@ -3,6 +3,10 @@
 //! tower, tokio-util, tokio-stream) built in release twice, on crates.io's
 //! tokio and on rt patched in under tokio's name, and its smoke run on
 //! both. The tokio run checks the fixture itself; the rt run checks rt.
+//! The rt build also has the fixture's `sim` feature, and its run adds
+//! `ecosystem sim`: the axum application and a reqwest client as hosts of a
+//! deterministic simulation (a partition, a timeout, a retry), twice with
+//! the same seed.
 //! `--rt-only` skips the tokio build and run. `--bench` then times the
 //! same workloads on both (in-process workloads, axum under wrk, a RESP
 //! server under redis-benchmark) and writes `target/bench/ecosystem.md`.
@@ -188,7 +192,7 @@ fn build(runtime: Runtime) -> Result<(), String> {
                 &envs,
             )?,
         }
-        args.extend(["--config", &patch]);
+        args.extend(["--features", "sim", "--config", &patch]);
         let built = cargo(&args, &envs);
         write(&rt_lock, &read(&lock)?)?;
         built
@@ -205,19 +209,29 @@ fn write(path: &Path, bytes: &[u8]) -> Result<(), String> {
     std::fs::write(path, bytes).map_err(|e| format!("writing {}: {e}", path.display()))
 }
 
-/// Runs the fixture's smoke checks on `runtime`.
+/// Runs the fixture's smoke checks on `runtime`, and on rt the
+/// simulation check after them.
 fn smoke(runtime: Runtime) -> Result<(), String> {
-    println!("xtask: ecosystem smoke on {}", runtime.name());
-    let finished = run_bounded(Command::new(runtime.binary()).arg("smoke"), SMOKE_LIMIT)?;
+    check(runtime, "smoke")?;
+    if runtime == Runtime::Rt {
+        check(runtime, "sim")?;
+    }
+    Ok(())
+}
+
+/// Runs `ecosystem COMMAND` on `runtime`; it passes when it exits 0.
+fn check(runtime: Runtime, command: &str) -> Result<(), String> {
+    println!("xtask: ecosystem {command} on {}", runtime.name());
+    let finished = run_bounded(Command::new(runtime.binary()).arg(command), SMOKE_LIMIT)?;
     println!("xtask: ... {:.1?}", finished.elapsed);
     match finished.status {
         Some(status) if status.success() => Ok(()),
         Some(status) => Err(format!(
-            "the ecosystem smoke run on {} failed ({status}); the FAIL lines above say what was wrong",
+            "the ecosystem {command} run on {} failed ({status}); the lines above say what was wrong",
             runtime.name()
         )),
         None => Err(format!(
-            "the ecosystem smoke run on {} was still running after {SMOKE_LIMIT:?} and was killed",
+            "the ecosystem {command} run on {} was still running after {SMOKE_LIMIT:?} and was killed",
             runtime.name()
         )),
     }

@@ -11,6 +11,9 @@
 //!   as `listening on ADDR`, until standard input closes (for wrk).
 //! * `ecosystem kv`: a RESP key-value server, the same way (for
 //!   redis-benchmark).
+//! * `ecosystem sim`: the axum application and a reqwest client as hosts of
+//!   a deterministic simulation, with a partition, a timeout and a retry,
+//!   run twice with the same seed (rt build with the `sim` feature only).
 //!
 //! `--workers N` sets the multi-thread runtime's worker count (2 by
 //! default). A watchdog ends any run that does not stop by itself. The
@@ -26,6 +29,8 @@ mod clients;
 mod framed;
 mod kv;
 mod server;
+#[cfg(feature = "sim")]
+mod sim;
 mod smoke;
 mod watchdog;
 
@@ -67,6 +72,10 @@ fn main() {
             watchdog::start("server", Duration::from_secs(600));
             serve(workers, name == "kv")
         }
+        Some("sim") => {
+            watchdog::start("sim", Duration::from_secs(60));
+            simulate()
+        }
         Some(other) => usage(&format!("unknown command `{other}`")),
     };
     if let Err(message) = result {
@@ -77,9 +86,17 @@ fn main() {
 
 fn usage(problem: &str) -> ! {
     eprintln!(
-        "ecosystem: {problem}\nusage: ecosystem [smoke | bench [--quick] [--only NAMES | --list] | serve | kv] [--workers N]"
+        "ecosystem: {problem}\nusage: ecosystem [smoke | bench [--quick] [--only NAMES | --list] | serve | kv | sim] [--workers N]"
     );
     exit(2);
+}
+
+/// The simulation check, where the build has it.
+fn simulate() -> Result<(), String> {
+    #[cfg(feature = "sim")]
+    return sim::run();
+    #[cfg(not(feature = "sim"))]
+    Err("`sim` needs the rt build with the `sim` feature (`cargo xtask ecosystem`)".to_string())
 }
 
 /// A multi-thread runtime of `workers` threads with I/O and time enabled.
