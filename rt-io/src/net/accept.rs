@@ -3,6 +3,7 @@
 
 use crate::reactor::{Direction, Interest, PollEvented};
 use crate::sys::{AsRaw, IntoRaw, RawSocket};
+use std::future::Future;
 use std::io;
 use std::task::{Context, Poll};
 
@@ -56,11 +57,12 @@ impl<L: AcceptSource> ListenerIo<L> {
 
     /// Waits for and accepts a connection. A failed accept (for example
     /// `EMFILE`) is returned as is and leaves the listener usable.
-    pub(crate) async fn accept(&self) -> io::Result<(L::Stream, L::Addr)> {
+    /// The registration's future itself, not an `async fn` around it: no
+    /// second state machine for each accept to poll through.
+    pub(crate) fn accept(&self) -> impl Future<Output = io::Result<(L::Stream, L::Addr)>> + '_ {
         self.io
             .registration()
             .async_io(Interest::READABLE, || self.io.accept_stream())
-            .await
     }
 
     pub(crate) fn poll_accept(

@@ -13,6 +13,7 @@ use crate::net::fill::{fill_buf_mut, poll_fill};
 use crate::net::socket_io::{SocketIo, SocketSource};
 use crate::reactor::Interest;
 use bytes::BufMut;
+use std::future::Future;
 use std::io;
 #[cfg(unix)]
 use std::path::Path;
@@ -81,9 +82,11 @@ impl DatagramSource for mio::net::UnixDatagram {
 pub(crate) type DatagramIo<S> = SocketIo<S>;
 
 impl<S: DatagramSource> SocketIo<S> {
-    pub(crate) async fn send(&self, buf: &[u8]) -> io::Result<usize> {
-        self.async_io(Interest::WRITABLE, || self.source().send(buf))
-            .await
+    pub(crate) fn send<'a>(
+        &'a self,
+        buf: &'a [u8],
+    ) -> impl Future<Output = io::Result<usize>> + 'a {
+        self.async_io(Interest::WRITABLE, move || self.source().send(buf))
     }
 
     pub(crate) fn poll_send(&self, cx: &mut Context<'_>, buf: &[u8]) -> Poll<io::Result<usize>> {
@@ -94,9 +97,14 @@ impl<S: DatagramSource> SocketIo<S> {
         self.try_io(Interest::WRITABLE, || self.source().send(buf))
     }
 
-    pub(crate) async fn send_to(&self, buf: &[u8], target: &S::Target) -> io::Result<usize> {
-        self.async_io(Interest::WRITABLE, || self.source().send_to(buf, target))
-            .await
+    pub(crate) fn send_to<'a>(
+        &'a self,
+        buf: &'a [u8],
+        target: &'a S::Target,
+    ) -> impl Future<Output = io::Result<usize>> + 'a {
+        self.async_io(Interest::WRITABLE, move || {
+            self.source().send_to(buf, target)
+        })
     }
 
     pub(crate) fn poll_send_to(
@@ -112,9 +120,11 @@ impl<S: DatagramSource> SocketIo<S> {
         self.try_io(Interest::WRITABLE, || self.source().send_to(buf, target))
     }
 
-    pub(crate) async fn recv(&self, buf: &mut [u8]) -> io::Result<usize> {
-        self.async_io(Interest::READABLE, || self.source().recv(buf))
-            .await
+    pub(crate) fn recv<'a>(
+        &'a self,
+        buf: &'a mut [u8],
+    ) -> impl Future<Output = io::Result<usize>> + 'a {
+        self.async_io(Interest::READABLE, move || self.source().recv(buf))
     }
 
     pub(crate) fn try_recv(&self, buf: &mut [u8]) -> io::Result<usize> {
@@ -131,9 +141,11 @@ impl<S: DatagramSource> SocketIo<S> {
         })
     }
 
-    pub(crate) async fn recv_from(&self, buf: &mut [u8]) -> io::Result<(usize, S::Addr)> {
-        self.async_io(Interest::READABLE, || self.source().recv_from(buf))
-            .await
+    pub(crate) fn recv_from<'a>(
+        &'a self,
+        buf: &'a mut [u8],
+    ) -> impl Future<Output = io::Result<(usize, S::Addr)>> + 'a {
+        self.async_io(Interest::READABLE, move || self.source().recv_from(buf))
     }
 
     pub(crate) fn try_recv_from(&self, buf: &mut [u8]) -> io::Result<(usize, S::Addr)> {

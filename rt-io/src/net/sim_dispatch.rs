@@ -331,10 +331,7 @@ impl TcpIo {
     ) -> Poll<io::Result<usize>> {
         match self {
             SimOr::Real(io) => io.poll_read(cx, buf),
-            SimOr::Sim(sim) => {
-                let mut buf = ReadBuf::uninit(buf);
-                sim.poll_read(cx, &mut buf).map_ok(|()| buf.filled().len())
-            }
+            SimOr::Sim(sim) => sim_poll_read(&**sim, cx, buf),
         }
     }
 
@@ -342,7 +339,7 @@ impl TcpIo {
     pub(crate) fn poll_write(&self, cx: &mut Context<'_>, buf: &[u8]) -> Poll<io::Result<usize>> {
         match self {
             SimOr::Real(io) => io.poll_write(cx, buf),
-            SimOr::Sim(sim) => sim.poll_write(cx, buf),
+            SimOr::Sim(sim) => sim_poll_write(&**sim, cx, buf),
         }
     }
 
@@ -379,7 +376,35 @@ impl TcpIo {
     }
 }
 
+/// The simulated side of [`TcpIo::poll_read`], out of line for the same
+/// reason as [`poll_out_of_line`]: a read is the one call of a stream that
+/// every byte passes through, and its real side is inlined into the
+/// caller's `poll_read`.
+#[cold]
+#[inline(never)]
+fn sim_poll_read(
+    sim: &dyn SimTcpStream,
+    cx: &mut Context<'_>,
+    buf: &mut [MaybeUninit<u8>],
+) -> Poll<io::Result<usize>> {
+    let mut buf = ReadBuf::uninit(buf);
+    sim.poll_read(cx, &mut buf).map_ok(|()| buf.filled().len())
+}
+
+/// The simulated side of [`TcpIo::poll_write`], out of line like
+/// [`sim_poll_read`].
+#[cold]
+#[inline(never)]
+fn sim_poll_write(
+    sim: &dyn SimTcpStream,
+    cx: &mut Context<'_>,
+    buf: &[u8],
+) -> Poll<io::Result<usize>> {
+    sim.poll_write(cx, buf)
+}
+
 impl UdpIo {
+    #[inline]
     pub(crate) fn send<'a>(
         &'a self,
         buf: &'a [u8],
@@ -414,6 +439,7 @@ impl UdpIo {
         }
     }
 
+    #[inline]
     pub(crate) fn send_to<'a>(
         &'a self,
         buf: &'a [u8],
@@ -476,6 +502,7 @@ impl UdpIo {
         }
     }
 
+    #[inline]
     pub(crate) fn recv<'a>(
         &'a self,
         buf: &'a mut [u8],
@@ -506,6 +533,7 @@ impl UdpIo {
         }
     }
 
+    #[inline]
     pub(crate) fn recv_from<'a>(
         &'a self,
         buf: &'a mut [u8],
@@ -608,6 +636,7 @@ impl UdpIo {
 pub(crate) type TcpListenerIo = SimOr<ListenerIo<mio::net::TcpListener>, dyn SimTcpListener>;
 
 impl TcpListenerIo {
+    #[inline]
     pub(crate) fn accept(
         &self,
     ) -> Either<

@@ -131,6 +131,7 @@ impl fmt::Debug for SimNet {
 
 /// The current runtime's simulated network, if it runs a simulation. The
 /// one lookup a socket makes when it is created.
+#[inline]
 pub(crate) fn current() -> Option<Arc<SimNet>> {
     rt_core::runtime::try_current_driver_handle::<SimNet>()
         .ok()

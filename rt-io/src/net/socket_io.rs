@@ -7,6 +7,7 @@
 
 use crate::reactor::{Direction, Interest, PollEvented, Ready};
 use crate::sys::{AsRaw, IntoRaw, RawSocket};
+use std::future::Future;
 use std::io;
 use std::task::{Context, Poll};
 
@@ -102,12 +103,15 @@ impl<S: SocketSource> SocketIo<S> {
         self.io.registration().try_io(interest, f)
     }
 
-    pub(crate) async fn async_io<R>(
-        &self,
+    /// The registration's own future, returned rather than awaited: an
+    /// `async fn` here would wrap it in one more state machine that every
+    /// send and receive polls through.
+    pub(crate) fn async_io<'a, R: 'a>(
+        &'a self,
         interest: Interest,
-        f: impl FnMut() -> io::Result<R>,
-    ) -> io::Result<R> {
-        self.io.registration().async_io(interest, f).await
+        f: impl FnMut() -> io::Result<R> + 'a,
+    ) -> impl Future<Output = io::Result<R>> + 'a {
+        self.io.registration().async_io(interest, f)
     }
 
     /// Runs `op` once the socket is readable, waiting again while it

@@ -51,9 +51,10 @@ impl TcpStream {
     }
 
     async fn connect_addr(addr: SocketAddr) -> io::Result<TcpStream> {
-        if let Some(sim) = sim_seam::current() {
-            let stream = sim.network().tcp_connect(addr).await?;
-            return Ok(TcpStream::from_sim(stream));
+        // Only the simulated connect's boxed future lives across the
+        // await, not the network's handle: a smaller state to drop.
+        if let Some(connecting) = sim_seam::current().map(|sim| sim.network().tcp_connect(addr)) {
+            return Ok(TcpStream::from_sim(connecting.await?));
         }
         let sys = mio::net::TcpStream::connect(addr)?;
         TcpStream::connect_mio(sys).await
