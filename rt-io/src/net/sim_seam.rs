@@ -17,12 +17,15 @@ use std::fmt;
 use std::future::Future;
 use std::io;
 use std::net::{Shutdown, SocketAddr};
+use std::panic::{RefUnwindSafe, UnwindSafe};
 use std::pin::Pin;
 use std::sync::Arc;
 use std::task::{Context, Poll};
 
-/// A boxed future, as the seam's async calls return it.
-pub type SimFuture<T> = Pin<Box<dyn Future<Output = T> + Send>>;
+/// A boxed future, as the seam's async calls return it: `Sync` too, since
+/// the futures of `rt::net` that hold it (`TcpStream::connect`'s) are, as
+/// tokio's.
+pub type SimFuture<T> = Pin<Box<dyn Future<Output = T> + Send + Sync>>;
 
 /// A simulated network, as a simulation provides it to `rt::net`.
 /// Addresses reach it resolved (by [`resolve`](SimNetwork::resolve) when
@@ -42,7 +45,7 @@ pub trait SimNetwork: Send + Sync + 'static {
 }
 
 /// One end of a simulated TCP connection: the calls `TcpStream` makes.
-pub trait SimTcpStream: Send + Sync + fmt::Debug {
+pub trait SimTcpStream: Send + Sync + UnwindSafe + RefUnwindSafe + fmt::Debug {
     /// Reads into `buf`; nothing read is the end of the stream.
     fn poll_read(&self, cx: &mut Context<'_>, buf: &mut ReadBuf<'_>) -> Poll<io::Result<()>>;
     /// Copies into `buf` what a read would take, leaving it there.
@@ -67,7 +70,7 @@ pub trait SimTcpStream: Send + Sync + fmt::Debug {
 }
 
 /// A simulated listening socket: the calls `TcpListener` makes.
-pub trait SimTcpListener: Send + Sync + fmt::Debug {
+pub trait SimTcpListener: Send + Sync + UnwindSafe + RefUnwindSafe + fmt::Debug {
     /// Takes the next connection, or registers to be woken.
     #[allow(clippy::type_complexity)]
     fn poll_accept(
@@ -79,7 +82,7 @@ pub trait SimTcpListener: Send + Sync + fmt::Debug {
 }
 
 /// A simulated datagram socket: the calls `UdpSocket` makes.
-pub trait SimUdpSocket: Send + Sync + fmt::Debug {
+pub trait SimUdpSocket: Send + Sync + UnwindSafe + RefUnwindSafe + fmt::Debug {
     /// Sends `buf` to `target`.
     fn poll_send_to(
         &self,
