@@ -180,3 +180,22 @@ fn disconnect_then_connect_the_next_client() {
         .await;
     });
 }
+
+#[test]
+fn security_options_and_raw_attributes() {
+    run("security options", || async {
+        let name = pipe_name("security");
+        let server = ServerOptions::new()
+            .write_dac(true)
+            .write_owner(true)
+            .create(&name)
+            .expect("create with the rights to change the pipe's security");
+        // SAFETY: null security attributes are always valid.
+        let client = unsafe {
+            ClientOptions::new().open_with_security_attributes_raw(&name, std::ptr::null_mut())
+        }
+        .expect("open with null attributes");
+        server.connect().await.expect("connect");
+        assert_eq!(client.info().unwrap().end, PipeEnd::Client);
+    });
+}

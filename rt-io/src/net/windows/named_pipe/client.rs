@@ -3,7 +3,7 @@
 
 use super::pipe_io::{pipe_api, PipeIo};
 use super::{encode_addr, PipeMode};
-use std::ffi::OsStr;
+use std::ffi::{c_void, OsStr};
 use std::io;
 use std::os::windows::io::{AsRawHandle, FromRawHandle, IntoRawHandle, OwnedHandle};
 use std::ptr;
@@ -88,6 +88,26 @@ impl ClientOptions {
     /// server creates another instance. An error from registering outside
     /// a runtime with I/O.
     pub fn open(&self, addr: impl AsRef<OsStr>) -> io::Result<NamedPipeClient> {
+        // SAFETY: a null security-attributes pointer passes none.
+        unsafe { self.open_with_security_attributes_raw(addr, ptr::null_mut()) }
+    }
+
+    /// [`open`](Self::open) with `attrs` passed to `CreateFileW` as its
+    /// security attributes.
+    ///
+    /// # Safety
+    ///
+    /// `attrs` must be null or point to a valid `SECURITY_ATTRIBUTES`
+    /// that lives through the call.
+    ///
+    /// # Errors
+    ///
+    /// As [`open`](Self::open).
+    pub unsafe fn open_with_security_attributes_raw(
+        &self,
+        addr: impl AsRef<OsStr>,
+        attrs: *mut c_void,
+    ) -> io::Result<NamedPipeClient> {
         let addr = encode_addr(addr.as_ref());
         let mut access = 0;
         if self.read {
@@ -97,14 +117,14 @@ impl ClientOptions {
             access |= GENERIC_WRITE;
         }
         // SAFETY: `addr` is a NUL-terminated UTF-16 string that outlives
-        // the call; no security attributes and no template file are
-        // passed.
+        // the call; `attrs` is null or valid, by the caller's contract; no
+        // template file is passed.
         let raw = unsafe {
             CreateFileW(
                 addr.as_ptr(),
                 access,
                 0,
-                ptr::null(),
+                attrs.cast_const().cast(),
                 OPEN_EXISTING,
                 self.security_qos_flags | FILE_FLAG_OVERLAPPED,
                 ptr::null_mut(),

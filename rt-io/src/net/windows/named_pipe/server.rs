@@ -4,17 +4,19 @@
 use super::pipe_io::{pipe_api, PipeIo};
 use super::{encode_addr, PipeMode};
 use crate::reactor::Interest;
-use std::ffi::OsStr;
+use std::ffi::{c_void, OsStr};
 use std::io;
 use std::ptr;
 use windows_sys::Win32::Foundation::INVALID_HANDLE_VALUE;
 use windows_sys::Win32::Storage::FileSystem::{
     FILE_FLAG_FIRST_PIPE_INSTANCE, FILE_FLAG_OVERLAPPED, PIPE_ACCESS_INBOUND, PIPE_ACCESS_OUTBOUND,
+    WRITE_DAC, WRITE_OWNER,
 };
 use windows_sys::Win32::System::Pipes::{
     CreateNamedPipeW, PIPE_ACCEPT_REMOTE_CLIENTS, PIPE_READMODE_BYTE, PIPE_READMODE_MESSAGE,
     PIPE_REJECT_REMOTE_CLIENTS, PIPE_TYPE_BYTE, PIPE_TYPE_MESSAGE, PIPE_UNLIMITED_INSTANCES,
 };
+use windows_sys::Win32::System::SystemServices::ACCESS_SYSTEM_SECURITY;
 
 /// The server end of one named pipe instance.
 ///
@@ -60,12 +62,15 @@ impl NamedPipeServer {
 
 /// How [`create`](Self::create) makes a pipe instance; the defaults are
 /// tokio's: duplex, byte mode, remote clients refused, no instance limit,
-/// 64 KiB buffers each way.
+/// 64 KiB buffers each way, no rights to change the pipe's security.
 #[derive(Debug, Clone)]
 pub struct ServerOptions {
     access_inbound: bool,
     access_outbound: bool,
     first_pipe_instance: bool,
+    write_dac: bool,
+    write_owner: bool,
+    access_system_security: bool,
     pipe_mode: PipeMode,
     reject_remote_clients: bool,
     max_instances: u32,
@@ -86,6 +91,9 @@ impl ServerOptions {
             access_inbound: true,
             access_outbound: true,
             first_pipe_instance: false,
+            write_dac: false,
+            write_owner: false,
+            access_system_security: false,
             pipe_mode: PipeMode::Byte,
             reject_remote_clients: true,
             max_instances: PIPE_UNLIMITED_INSTANCES,
@@ -119,6 +127,26 @@ impl ServerOptions {
     /// other process serves the name.
     pub fn first_pipe_instance(&mut self, first: bool) -> &mut Self {
         self.first_pipe_instance = first;
+        self
+    }
+
+    /// Whether the handle may change the pipe's discretionary access
+    /// control list (`WRITE_DAC`).
+    pub fn write_dac(&mut self, requested: bool) -> &mut Self {
+        self.write_dac = requested;
+        self
+    }
+
+    /// Whether the handle may change the pipe's owner (`WRITE_OWNER`).
+    pub fn write_owner(&mut self, requested: bool) -> &mut Self {
+        self.write_owner = requested;
+        self
+    }
+
+    /// Whether the handle may change the pipe's system access control
+    /// list (`ACCESS_SYSTEM_SECURITY`).
+    pub fn access_system_security(&mut self, requested: bool) -> &mut Self {
+        self.access_system_security = requested;
         self
     }
 
@@ -164,6 +192,27 @@ impl ServerOptions {
     /// name exists, `ERROR_PIPE_BUSY` when the instance limit is reached;
     /// or an error from registering outside a runtime with I/O.
     pub fn create(&self, addr: impl AsRef<OsStr>) -> io::Result<NamedPipeServer> {
+        // SAFETY: a null security-attributes pointer asks for the default
+        // security descriptor.
+        unsafe { self.create_with_security_attributes_raw(addr, ptr::null_mut()) }
+    }
+
+    /// [`create`](Self::create) with `attrs` passed to `CreateNamedPipeW`
+    /// as its security attributes.
+    ///
+    /// # Safety
+    ///
+    /// `attrs` must be null or point to a valid `SECURITY_ATTRIBUTES`
+    /// that lives through the call.
+    ///
+    /// # Errors
+    ///
+    /// As [`create`](Self::create).
+    pub unsafe fn create_with_security_attributes_raw(
+        &self,
+        addr: impl AsRef<OsStr>,
+        attrs: *mut c_void,
+    ) -> io::Result<NamedPipeServer> {
         let addr = encode_addr(addr.as_ref());
         let mut open_mode = FILE_FLAG_OVERLAPPED;
         if self.access_inbound {
@@ -175,6 +224,15 @@ impl ServerOptions {
         if self.first_pipe_instance {
             open_mode |= FILE_FLAG_FIRST_PIPE_INSTANCE;
         }
+        if self.write_dac {
+            open_mode |= WRITE_DAC;
+        }
+        if self.write_owner {
+            open_mode |= WRITE_OWNER;
+        }
+        if self.access_system_security {
+            open_mode |= ACCESS_SYSTEM_SECURITY;
+        }
         let mut pipe_mode = match self.pipe_mode {
             PipeMode::Byte => PIPE_TYPE_BYTE | PIPE_READMODE_BYTE,
             PipeMode::Message => PIPE_TYPE_MESSAGE | PIPE_READMODE_MESSAGE,
@@ -185,8 +243,7 @@ impl ServerOptions {
             PIPE_ACCEPT_REMOTE_CLIENTS
         };
         // SAFETY: `addr` is a NUL-terminated UTF-16 string that outlives
-        // the call; a null security-attributes pointer asks for the
-        // default security descriptor.
+        // the call; `attrs` is null or valid, by the caller's contract.
         let handle = unsafe {
             CreateNamedPipeW(
                 addr.as_ptr(),
@@ -196,7 +253,7 @@ impl ServerOptions {
                 self.out_buffer_size,
                 self.in_buffer_size,
                 0,
-                ptr::null(),
+                attrs.cast_const().cast(),
             )
         };
         if handle == INVALID_HANDLE_VALUE {
