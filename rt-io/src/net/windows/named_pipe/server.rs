@@ -214,25 +214,17 @@ impl ServerOptions {
         attrs: *mut c_void,
     ) -> io::Result<NamedPipeServer> {
         let addr = encode_addr(addr.as_ref());
-        let mut open_mode = FILE_FLAG_OVERLAPPED;
-        if self.access_inbound {
-            open_mode |= PIPE_ACCESS_INBOUND;
-        }
-        if self.access_outbound {
-            open_mode |= PIPE_ACCESS_OUTBOUND;
-        }
-        if self.first_pipe_instance {
-            open_mode |= FILE_FLAG_FIRST_PIPE_INSTANCE;
-        }
-        if self.write_dac {
-            open_mode |= WRITE_DAC;
-        }
-        if self.write_owner {
-            open_mode |= WRITE_OWNER;
-        }
-        if self.access_system_security {
-            open_mode |= ACCESS_SYSTEM_SECURITY;
-        }
+        let open_mode = [
+            (self.access_inbound, PIPE_ACCESS_INBOUND),
+            (self.access_outbound, PIPE_ACCESS_OUTBOUND),
+            (self.first_pipe_instance, FILE_FLAG_FIRST_PIPE_INSTANCE),
+            (self.write_dac, WRITE_DAC),
+            (self.write_owner, WRITE_OWNER),
+            (self.access_system_security, ACCESS_SYSTEM_SECURITY),
+        ]
+        .into_iter()
+        .filter(|&(set, _)| set)
+        .fold(FILE_FLAG_OVERLAPPED, |mode, (_, bit)| mode | bit);
         let mut pipe_mode = match self.pipe_mode {
             PipeMode::Byte => PIPE_TYPE_BYTE | PIPE_READMODE_BYTE,
             PipeMode::Message => PIPE_TYPE_MESSAGE | PIPE_READMODE_MESSAGE,
