@@ -86,6 +86,13 @@ pub const WINE_DIFFERENCES: &[(&str, &str, &str)] = &[
         "trybuild runs cargo from the test, and the wine prefix has no Windows toolchain",
     ),
     (
+        "rt-io/named_pipe",
+        "first_pipe_instance_refuses_a_second_server",
+        "wine 8's CreateNamedPipeW creates a second instance of an existing pipe name \
+         though FILE_FLAG_FIRST_PIPE_INSTANCE is set, where Windows refuses it \
+         (ERROR_ACCESS_DENIED)",
+    ),
+    (
         "rt-io/fs_functions",
         "copy_rename_and_remove_file",
         "std's fs::copy counts the bytes through CopyFileExW's progress routine, \

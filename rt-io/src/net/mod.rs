@@ -1,4 +1,5 @@
-//! Networking: TCP, UDP and Unix domain sockets driven by the reactor.
+//! Networking: TCP, UDP and Unix domain sockets (Windows named pipes in
+//! `windows::named_pipe`) driven by the reactor.
 //!
 //! Every type here registers with the reactor of the runtime it is created
 //! in. Creating one outside a runtime, or in one built without I/O, panics
@@ -21,6 +22,8 @@ pub mod tcp;
 mod udp;
 #[cfg(unix)]
 pub mod unix;
+#[cfg(windows)]
+pub mod windows;
 
 pub use addr::{lookup_host, ToSocketAddrs};
 pub use tcp::{TcpListener, TcpSocket, TcpStream};
